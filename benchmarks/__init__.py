@@ -1,0 +1,1 @@
+"""Benchmark commands: each writes a JSON and a markdown report (see `benchmarks.report`)."""

@@ -1,0 +1,221 @@
+"""`polyrag` command line: parse, call one function, print. Errors print one line and exit non-zero."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from pyramid.errors import PolyragError
+
+app = typer.Typer(help="PolyRAG: question answering over a knowledge pyramid (ontology, KG, text).",
+                  no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False)
+bench_app = typer.Typer(help="Benchmarks; each writes a JSON and a markdown report.", no_args_is_help=True)
+app.add_typer(bench_app, name="bench")
+
+out = Console()
+err = Console(stderr=True)
+
+WorkspaceArg = Annotated[Path, typer.Argument(help="workspace directory")]
+
+
+def _session(workspace: Path, *, create: bool = False):
+    from pyramid.session import Session
+    from pyramid.workspace import Workspace
+
+    return Session(Workspace.open(workspace, create=create))
+
+
+def _print_json(obj) -> None:
+    sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False, default=str) + "\n")
+
+
+# ---------------------------------------------------------------------------- workspace
+@app.command()
+def init(directory: Annotated[Path, typer.Argument(help="directory to create or initialise")]) -> None:
+    """Create a workspace with a commented default polyrag.toml."""
+    from pyramid.workspace import Workspace
+
+    ws = Workspace.init(directory)
+    out.print(f"workspace ready: {ws.root} (settings in {ws.root / 'polyrag.toml'})")
+
+
+@app.command()
+def stats(workspace: WorkspaceArg, as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """Counts, build steps and LLM usage recorded in the workspace manifest."""
+    from pyramid.workspace import Workspace
+
+    manifest = Workspace.open(workspace).manifest()
+    if as_json:
+        _print_json(manifest)
+        return
+    for layer, counts in manifest["layers"].items():
+        out.print(f"[bold]{layer}[/]: " + ", ".join(f"{k}={v}" for k, v in counts.items()))
+    for step, info in manifest["steps"].items():
+        usage = info.get("usage")
+        out.print(f"step {step}: {info['seconds']} s, runs={info['runs']}" +
+                  (f", {usage['calls']} LLM calls, {usage['prompt_tokens'] + usage['completion_tokens']} tokens"
+                   if usage else ""))
+
+
+# ---------------------------------------------------------------------------- text layer
+@app.command()
+def index(workspace: WorkspaceArg,
+          docs: Annotated[Path, typer.Option("--docs", help="JSONL/CSV file, .txt/.md file or directory")],
+          fmt: Annotated[str, typer.Option("--format", help="auto, jsonl, csv, dir or text")] = "auto",
+          id_field: Annotated[Optional[str], typer.Option(help="id field/column (JSONL default: id, docid, "
+                                                          "doc_id or _id; CSV default: row number)")] = None,
+          text_field: Annotated[str, typer.Option(help="text field/column")] = "text") -> None:
+    """Add documents to the text layer (chunks, dense vectors, BM25). Only new or changed ones are embedded."""
+    from pyramid.corpus import load_documents
+    from pyramid.progress import RichProgress
+
+    session = _session(workspace, create=True)
+    loaded = load_documents(docs, fmt=fmt, id_field=id_field, text_field=text_field,  # type: ignore[arg-type]
+                            max_document_mb=session.settings.corpus.max_document_mb)
+    with RichProgress(err) as progress:
+        report = session.text.add_documents(loaded.documents, progress=progress)
+    if loaded.skipped_empty:
+        err.print(f"skipped {len(loaded.skipped_empty)} empty documents: {', '.join(loaded.skipped_empty[:5])}")
+    out.print(f"indexed {report.documents_added} new, {report.documents_replaced} changed, "
+              f"{report.documents_unchanged} unchanged documents; {report.chunks_added} chunks embedded "
+              f"({report.chunks_total} in all) in {report.seconds:.1f} s")
+
+
+@app.command()
+def search(workspace: WorkspaceArg, question: Annotated[str, typer.Argument()],
+           k: Annotated[Optional[int], typer.Option("-k", help="chunks to return (default text.k)")] = None,
+           lam: Annotated[Optional[float], typer.Option("--lambda", min=0, max=1,
+                                                        help="λ: 1 semantic, 0 keyword (default text.lam)")] = None,
+           as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """Hybrid search over the text layer; prints ranked chunks with both component scores."""
+    from querying.answer import check_question
+
+    question = check_question(question)
+    session = _session(workspace)
+    hits = session.text.search(question, k=k, lam=lam)
+    if as_json:
+        _print_json([{"rank": i, "chunk_id": h.chunk.id, "doc_id": h.chunk.doc_id, "score": h.score,
+                      "dense": h.dense, "sparse": h.sparse, "sparse_norm": h.sparse_norm, "text": h.chunk.text}
+                     for i, h in enumerate(hits, 1)])
+        return
+    table = Table("#", "doc", "chunk", "score", "dense", "bm25", "text")
+    for i, h in enumerate(hits, 1):
+        table.add_row(str(i), h.chunk.doc_id, str(h.chunk.index), f"{h.score:.3f}", f"{h.dense:.3f}",
+                      f"{h.sparse:.2f}", h.chunk.text[:90].replace("\n", " ") + "…")
+    out.print(table)
+
+
+# ---------------------------------------------------------------------------- asking
+def print_answer(answer, explain: bool = False) -> None:
+    out.print(f"[bold]Q:[/] {answer.question}")
+    out.print(f"[bold]A:[/] {answer.text}")
+    out.print(f"[bold]layer:[/] {answer.layer}  [bold]pipeline:[/] {answer.pipeline}  "
+              f"({answer.usage.calls} LLM calls, {answer.usage.cache_hits} cached, "
+              f"{answer.usage.total_tokens} tokens, {answer.ms:.0f} ms)")
+    if answer.selected is not None:
+        out.print(f"[bold]selected options:[/] {answer.selected}")
+    for ev in answer.evidence[:10]:
+        if ev.kind == "chunk":
+            out.print(f"  evidence chunk {ev.chunk_id} (document {ev.doc_id}, score {ev.score:.3f}): "
+                      f"{ev.text[:100].strip()}…")
+        elif ev.kind == "triple":
+            out.print(f"  evidence triple {ev.triple_id}: ({ev.subject}, {ev.relation}, {ev.object})"
+                      + (f" from chunk {ev.chunk_id}" if ev.chunk_id else ""))
+        else:
+            out.print(f"  evidence SPARQL ({len(ev.rows)} rows):\n{ev.query}")
+    if explain:
+        table = Table("step", "layer", "outcome", "LLM calls", "cached", "tokens", "ms")
+        for s in answer.trace:
+            table.add_row(s.step, s.layer or "", s.outcome[:80], str(s.usage.calls), str(s.usage.cache_hits),
+                          str(s.usage.total_tokens), f"{s.ms:.0f}")
+        out.print(table)
+
+
+@app.command()
+def ask(workspace: WorkspaceArg, question: Annotated[str, typer.Argument()],
+        pipeline: Annotated[str, typer.Option(help="semantic (λ=1), keyword (λ=0) or hybrid (λ=text.lam)")] = "hybrid",
+        k: Annotated[Optional[int], typer.Option("-k", help="chunks given to the LLM (default text.answer_k)")] = None,
+        explain: Annotated[bool, typer.Option("--explain", help="print the trace of every step")] = False,
+        as_json: Annotated[bool, typer.Option("--json", help="print the Answer as JSON")] = False) -> None:
+    """Answer a question; prints the answer, the layer that answered and the evidence."""
+    from querying.answer import check_question
+    from querying.naive import PIPELINE_LAMBDA, answer_naive
+
+    question = check_question(question)
+    if pipeline not in PIPELINE_LAMBDA:
+        raise PolyragError(f"unknown pipeline '{pipeline}' (choose {', '.join(PIPELINE_LAMBDA)})")
+    session = _session(workspace)
+    answer = answer_naive(question, session.text, session.llm, pipeline, k)  # type: ignore[arg-type]
+    if as_json:
+        sys.stdout.write(answer.model_dump_json(indent=2) + "\n")
+    else:
+        print_answer(answer, explain)
+
+
+@app.command()
+def demo(workspace: Annotated[Path, typer.Option(help="workspace to build")] = Path(".demo"),
+         docs: Annotated[Path, typer.Option(help="sample corpus")] = Path("examples/demo/documents.jsonl"),
+         questions: Annotated[Path, typer.Option(help="one question per line")] = Path("examples/demo/questions.txt"),
+         ) -> None:
+    """Build a small pyramid from the sample corpus and answer the sample questions, showing the evidence."""
+    from pyramid.corpus import load_documents
+    from pyramid.errors import InputError
+    from pyramid.progress import RichProgress
+    from querying.naive import answer_naive
+
+    start = time.perf_counter()
+    session = _session(workspace, create=True)
+    loaded = load_documents(docs, max_document_mb=session.settings.corpus.max_document_mb)
+    with RichProgress(err) as progress:
+        report = session.text.add_documents(loaded.documents, progress=progress)
+    out.print(f"[bold]text layer[/]: {report.chunks_total} chunks from {len(session.text.docs)} documents "
+              f"({report.chunks_added} embedded now)\n")
+    try:
+        qs = [q.strip() for q in questions.read_text(encoding="utf-8").splitlines() if q.strip()]
+    except FileNotFoundError:
+        raise InputError("file not found", path=questions) from None
+    for q in qs:
+        print_answer(answer_naive(q, session.text, session.llm, "hybrid"))
+        out.print()
+    out.print(f"demo done in {time.perf_counter() - start:.1f} s; workspace {workspace} "
+              f"(try: polyrag search {workspace} \"...\")")
+
+
+# ---------------------------------------------------------------------------- benchmarks
+DATA = Path("../shared/data")
+
+
+@bench_app.command("fiqa-retrieval")
+def bench_fiqa(data: Annotated[Path, typer.Option(help="FiQA directory")] = DATA / "fiqa",
+               out_dir: Annotated[Path, typer.Option("--out", help="report directory")] = Path("reports"),
+               limit: Annotated[Optional[int], typer.Option(help="first N questions only")] = None) -> None:
+    """Recall@1/5/10, MRR@10, nDCG@10 per λ; indexing throughput vs raw embedding; query latency."""
+    from benchmarks import fiqa
+    from pyramid.progress import RichProgress
+
+    with RichProgress(err) as progress:
+        fiqa.run(data, out_dir, limit=limit, progress=progress)
+    out.print((out_dir / "fiqa-retrieval.md").read_text(encoding="utf-8"))
+
+
+def main() -> None:
+    try:
+        app()
+    except PolyragError as e:
+        err.print("[red]error:[/] " + escape(str(e)), highlight=False, soft_wrap=True)
+        sys.exit(e.exit_code)
+    except KeyboardInterrupt:
+        err.print("interrupted; finished steps are kept and the next run resumes from them")
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

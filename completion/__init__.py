@@ -1,0 +1,1 @@
+"""Ontology completion (KG vs ontology divergence, k-medoids proposals) and KG condensation."""

@@ -1,0 +1,1 @@
+"""OWL/RDFS schemas shipped with PolyRAG (Turtle files)."""

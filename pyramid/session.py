@@ -1,0 +1,35 @@
+"""A `Session` wires one workspace to its settings, providers and layers, built lazily on first use."""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from pyramid.embeddings import Embedder
+from pyramid.llm import LLM, LLMProvider, make_llm
+from pyramid.text_layer import TextLayer
+from pyramid.usage import UsageMeter
+from pyramid.workspace import Workspace
+
+
+class Session:
+    def __init__(self, ws: Workspace, *, provider: LLMProvider | None = None,
+                 embedder: Embedder | None = None) -> None:
+        self.ws = ws
+        self.settings = ws.settings
+        self.meter = UsageMeter()
+        self._provider = provider
+        if embedder is not None:
+            self.embedder = embedder
+
+    @cached_property
+    def embedder(self) -> Embedder:
+        return Embedder(self.settings.embeddings, self.ws.path("cache", "embeddings.sqlite"))
+
+    @cached_property
+    def llm(self) -> LLM:
+        return make_llm(self.settings.llm, cache_path=self.ws.path("cache", "llm.sqlite"), meter=self.meter,
+                        provider=self._provider)
+
+    @cached_property
+    def text(self) -> TextLayer:
+        return TextLayer(self.ws, self.embedder).load()

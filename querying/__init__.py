@@ -1,0 +1,1 @@
+"""Answering questions: the naive text pipelines, the waterfall, and the Answer type."""

@@ -1,0 +1,111 @@
+"""The one `Answer` type every path returns: text, the layer that answered, evidence, trace, usage."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterator
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field
+
+from pyramid.usage import Usage, UsageMeter
+
+Layer = Literal["ontology", "kg", "text", "none"]
+
+
+class ChunkEvidence(BaseModel):
+    kind: Literal["chunk"] = "chunk"
+    chunk_id: str
+    doc_id: str
+    score: float
+    dense: float | None = None
+    sparse: float | None = None
+    text: str = ""
+
+
+class TripleEvidence(BaseModel):
+    kind: Literal["triple"] = "triple"
+    triple_id: str
+    subject: str
+    relation: str
+    object: str
+    score: float | None = None
+    chunk_id: str | None = None
+    doc_id: str | None = None
+
+
+class SparqlEvidence(BaseModel):
+    kind: Literal["sparql"] = "sparql"
+    plan: dict[str, Any] | None = None
+    query: str
+    rows: list[dict[str, Any]] = Field(default_factory=list)
+
+
+Evidence = Annotated[ChunkEvidence | TripleEvidence | SparqlEvidence, Field(discriminator="kind")]
+
+
+class TraceStep(BaseModel):
+    step: str                       # e.g. "text.retrieve", "text.answer", "ontology.plan"
+    layer: Layer | None = None
+    input: dict[str, Any] = Field(default_factory=dict)
+    outcome: str = ""               # "answered", "empty", "insufficient", "error: ...", ...
+    usage: Usage = Field(default_factory=Usage)
+    ms: float = 0.0
+
+
+class Answer(BaseModel):
+    question: str
+    text: str
+    layer: Layer
+    pipeline: str = "waterfall"
+    selected: list[int] | None = None   # MCQ/MAQ: indices of the chosen options
+    evidence: list[Evidence] = Field(default_factory=list)
+    trace: list[TraceStep] = Field(default_factory=list)
+    usage: Usage = Field(default_factory=Usage)
+    ms: float = 0.0
+
+
+class Tracer:
+    """Records trace steps with the LLM usage and time spent inside each."""
+
+    def __init__(self, meter: UsageMeter) -> None:
+        self.meter = meter
+        self.steps: list[TraceStep] = []
+
+    def total(self) -> Usage:
+        out = Usage()
+        for s in self.steps:
+            out.add(s.usage)
+        return out
+
+    @contextlib.contextmanager
+    def step(self, name: str, layer: Layer | None = None, **inputs: Any) -> Iterator[TraceStep]:
+        rec = TraceStep(step=name, layer=layer, input=inputs)
+        start = time.perf_counter()
+        with self.meter.scope() as usage:
+            try:
+                yield rec
+            except Exception as err:
+                rec.outcome = rec.outcome or f"error: {err}"
+                raise
+            finally:
+                rec.usage = usage.model_copy()
+                rec.ms = round((time.perf_counter() - start) * 1000, 2)
+                self.steps.append(rec)
+
+
+MAX_QUESTION_CHARS = 2000  # longer "questions" are documents; index them instead
+
+
+def check_question(question: str) -> str:
+    """The question stripped; an InputError for empty or oversized questions."""
+    from pyramid.errors import InputError
+
+    q = (question or "").strip()
+    if not q:
+        raise InputError("the question is empty")
+    if len(q) > MAX_QUESTION_CHARS:
+        raise InputError(f"the question is {len(q):,} characters long; the limit is {MAX_QUESTION_CHARS:,} "
+                         "(put long texts into the corpus with `polyrag index`)")
+    return q

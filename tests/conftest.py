@@ -1,0 +1,69 @@
+"""Shared fixtures. Tests that use the scripted LLM say so in their docstring; the real model runs
+in tests marked `llm`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from pyramid.config import EmbeddingSettings
+from pyramid.embeddings import Embedder, default_model_dir
+from pyramid.llm.client import LLM
+from pyramid.llm.scripted import ScriptedProvider
+from pyramid.workspace import Workspace
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATA = ROOT.parent / "shared" / "data"
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    # The data sits beside the repo in CI and here; its absence is a broken setup, not a skip.
+    assert SHARED_DATA.is_dir(), f"{SHARED_DATA} missing: tests read ../shared/data in place"
+    return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def tokenizer():
+    """MiniLM's own fast tokenizer (no torch needed), without the 128-token truncation and padding
+    of its tokenizer.json, so tests see every token of a text."""
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(str(default_model_dir() / "tokenizer.json"))
+    tok.no_truncation()
+    tok.no_padding()
+    return tok
+
+
+@pytest.fixture(scope="session")
+def embedder(tmp_path_factory) -> Embedder:
+    """The real default embedder (MiniLM from its package), with a session-wide vector cache."""
+    return Embedder(EmbeddingSettings(), tmp_path_factory.mktemp("emb") / "embeddings.sqlite")
+
+
+@pytest.fixture
+def workspace(tmp_path) -> Workspace:
+    return Workspace.init(tmp_path / "ws")
+
+
+def scripted_llm(rules, **kwargs) -> LLM:
+    return LLM(ScriptedProvider(rules), **kwargs)
+
+
+def run_cli(args: list[str], capsys) -> tuple[int, str, str]:
+    """Run the `polyrag` entry point in-process; returns (exit code, stdout, stderr)."""
+    import cli
+
+    old = sys.argv
+    sys.argv = ["polyrag", *map(str, args)]
+    code = 0
+    try:
+        cli.main()
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    finally:
+        sys.argv = old
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
