@@ -139,21 +139,39 @@ def print_answer(answer, explain: bool = False) -> None:
         out.print(table)
 
 
+def parse_options(values: list[str] | None) -> list[str] | None:
+    """`--options A --options B`, or one JSON array: `--options '["A", "B"]'`."""
+    if values and len(values) == 1 and values[0].lstrip().startswith("["):
+        try:
+            parsed = json.loads(values[0])
+        except ValueError as e:
+            raise PolyragError(f"--options: not a JSON array ({e})") from None
+        return [str(v) for v in parsed]
+    return values or None
+
+
 @app.command()
 def ask(workspace: WorkspaceArg, question: Annotated[str, typer.Argument()],
-        pipeline: Annotated[str, typer.Option(help="semantic (λ=1), keyword (λ=0) or hybrid (λ=text.lam)")] = "hybrid",
-        k: Annotated[Optional[int], typer.Option("-k", help="chunks given to the LLM (default text.answer_k)")] = None,
+        layer: Annotated[Optional[str], typer.Option(help="answer from one layer: ontology, kg or text")] = None,
+        pipeline: Annotated[str, typer.Option(help="text layer: semantic (λ=1), keyword (λ=0) or hybrid")] = "hybrid",
+        options: Annotated[Optional[list[str]], typer.Option(
+            "--options", help="MCQ/MAQ options (repeat the flag, or one JSON array); "
+                              "the answer selects the options the evidence supports")] = None,
+        mindful: Annotated[bool, typer.Option("--mindful", help="KG layer: Mindful-RAG mode")] = False,
+        sparql_mode: Annotated[str, typer.Option("--sparql", help="ontology layer: plan (default) or raw")] = "plan",
+        k: Annotated[Optional[int], typer.Option("-k", help="chunks/triples given to the LLM")] = None,
         explain: Annotated[bool, typer.Option("--explain", help="print the trace of every step")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="print the Answer as JSON")] = False) -> None:
     """Answer a question; prints the answer, the layer that answered and the evidence."""
     from querying.answer import check_question
-    from querying.naive import PIPELINE_LAMBDA, answer_naive
+    from querying.router import ask as route
 
     question = check_question(question)
-    if pipeline not in PIPELINE_LAMBDA:
-        raise PolyragError(f"unknown pipeline '{pipeline}' (choose {', '.join(PIPELINE_LAMBDA)})")
+    if layer not in (None, "ontology", "kg", "text"):
+        raise PolyragError(f"unknown layer '{layer}' (choose ontology, kg or text)")
     session = _session(workspace)
-    answer = answer_naive(question, session.text, session.llm, pipeline, k)  # type: ignore[arg-type]
+    answer = route(session, question, layer=layer, pipeline=pipeline,  # type: ignore[arg-type]
+                   options=parse_options(options), mindful=mindful, sparql_mode=sparql_mode, k=k)
     if as_json:
         sys.stdout.write(answer.model_dump_json(indent=2) + "\n")
     else:
@@ -204,6 +222,18 @@ def bench_fiqa(data: Annotated[Path, typer.Option(help="FiQA directory")] = DATA
     with RichProgress(err) as progress:
         fiqa.run(data, out_dir, limit=limit, progress=progress)
     out.print((out_dir / "fiqa-retrieval.md").read_text(encoding="utf-8"))
+
+
+def _register_features() -> None:
+    # Each feature owns its commands; imports inside them stay lazy so `polyrag --help` is fast.
+    from pyramid.kg.commands import register as register_kg
+    from pyramid.ontology.commands import register as register_ontology
+
+    register_ontology(app, bench_app)
+    register_kg(app, bench_app)
+
+
+_register_features()
 
 
 def main() -> None:

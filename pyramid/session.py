@@ -33,3 +33,15 @@ class Session:
     @cached_property
     def text(self) -> TextLayer:
         return TextLayer(self.ws, self.embedder).load()
+
+    @cached_property
+    def ontology(self):
+        """The ontology layer (pyramid.ontology.layer.OntologyLayer)."""
+        from pyramid.ontology.layer import OntologyLayer
+        return OntologyLayer(self.ws, self.embedder)
+
+    @cached_property
+    def kg(self):
+        """The knowledge-graph layer (pyramid.kg.layer.KGLayer)."""
+        from pyramid.kg.layer import KGLayer
+        return KGLayer(self.ws, self.embedder)
