@@ -80,8 +80,9 @@ def index(workspace: WorkspaceArg,
     session = _session(workspace, create=True)
     loaded = load_documents(docs, fmt=fmt, id_field=id_field, text_field=text_field,  # type: ignore[arg-type]
                             max_document_mb=session.settings.corpus.max_document_mb)
-    with RichProgress(err) as progress:
+    with session.ws.writing("index"), RichProgress(err) as progress:
         report = session.text.add_documents(loaded.documents, progress=progress)
+        session.corpus.update(loaded.documents)
     if loaded.skipped_empty:
         err.print(f"skipped {len(loaded.skipped_empty)} empty documents: {', '.join(loaded.skipped_empty[:5])}")
     out.print(f"indexed {report.documents_added} new, {report.documents_replaced} changed, "
@@ -192,8 +193,9 @@ def demo(workspace: Annotated[Path, typer.Option(help="workspace to build")] = P
     start = time.perf_counter()
     session = _session(workspace, create=True)
     loaded = load_documents(docs, max_document_mb=session.settings.corpus.max_document_mb)
-    with RichProgress(err) as progress:
+    with session.ws.writing("demo"), RichProgress(err) as progress:
         report = session.text.add_documents(loaded.documents, progress=progress)
+        session.corpus.update(loaded.documents)
     out.print(f"[bold]text layer[/]: {report.chunks_total} chunks from {len(session.text.docs)} documents "
               f"({report.chunks_added} embedded now)\n")
     try:

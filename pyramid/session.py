@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
+from pyramid.corpus_store import CorpusStore
 from pyramid.embeddings import Embedder
 from pyramid.llm import LLM, LLMProvider, make_llm
 from pyramid.text_layer import TextLayer
@@ -29,6 +30,10 @@ class Session:
     def llm(self) -> LLM:
         return make_llm(self.settings.llm, cache_path=self.ws.path("cache", "llm.sqlite"), meter=self.meter,
                         provider=self._provider)
+
+    @cached_property
+    def corpus(self) -> CorpusStore:
+        return CorpusStore(self.ws)
 
     @cached_property
     def text(self) -> TextLayer:

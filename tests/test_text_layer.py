@@ -115,3 +115,17 @@ def test_removal_and_persistence(layer, embedder):
 def test_search_on_an_empty_workspace_says_what_to_do(workspace, embedder):
     with pytest.raises(WorkspaceError, match="no text layer yet; run `polyrag index`"):
         TextLayer(workspace, embedder).search("anything")
+
+
+def test_corpus_store_keeps_full_documents_for_the_other_layers(workspace):
+    from pyramid.corpus_store import CorpusStore
+
+    store = CorpusStore(workspace)
+    change = store.update(DOCS)
+    assert change.added == [d.id for d in DOCS]
+    edited = Document("cook", "Bake bread.")
+    change = CorpusStore(workspace).update([DOCS[0], edited], remove=["tax"])
+    assert (change.unchanged, change.changed, change.removed) == (["fin"], ["cook"], ["tax"])
+    again = CorpusStore(workspace)
+    assert {d.id: d.text for d in again.documents()} == {"fin": DOCS[0].text, "astro": DOCS[2].text,
+                                                         "cook": "Bake bread.", "loan": DOCS[4].text}
