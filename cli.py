@@ -68,7 +68,8 @@ def stats(workspace: WorkspaceArg, as_json: Annotated[bool, typer.Option("--json
 # ---------------------------------------------------------------------------- text layer
 @app.command()
 def index(workspace: WorkspaceArg,
-          docs: Annotated[Path, typer.Option("--docs", help="JSONL/CSV file, .txt/.md file or directory")],
+          docs: Annotated[Optional[Path], typer.Option("--docs", help="JSONL/CSV file, .txt/.md file or directory")] = None,
+          remove: Annotated[Optional[list[str]], typer.Option("--remove", help="document id to drop (repeatable)")] = None,
           fmt: Annotated[str, typer.Option("--format", help="auto, jsonl, csv, dir or text")] = "auto",
           id_field: Annotated[Optional[str], typer.Option(help="id field/column (JSONL default: id, docid, "
                                                           "doc_id or _id; CSV default: row number)")] = None,
@@ -77,17 +78,23 @@ def index(workspace: WorkspaceArg,
     from pyramid.corpus import load_documents
     from pyramid.progress import RichProgress
 
-    session = _session(workspace, create=True)
-    loaded = load_documents(docs, fmt=fmt, id_field=id_field, text_field=text_field,  # type: ignore[arg-type]
-                            max_document_mb=session.settings.corpus.max_document_mb)
+    from pyramid.corpus import LoadResult
+
+    if docs is None and not remove:
+        raise PolyragError("give --docs PATH to add documents, or --remove ID to drop some")
+    session = _session(workspace, create=docs is not None)
+    loaded = LoadResult([])
+    if docs is not None:
+        loaded = load_documents(docs, fmt=fmt, id_field=id_field, text_field=text_field,  # type: ignore[arg-type]
+                                max_document_mb=session.settings.corpus.max_document_mb)
     with session.ws.writing("index"), RichProgress(err) as progress:
-        report = session.text.add_documents(loaded.documents, progress=progress)
-        session.corpus.update(loaded.documents)
+        report = session.text.add_documents(loaded.documents, progress=progress, remove=remove)
+        session.corpus.update(loaded.documents, remove=remove)
     if loaded.skipped_empty:
         err.print(f"skipped {len(loaded.skipped_empty)} empty documents: {', '.join(loaded.skipped_empty[:5])}")
     out.print(f"indexed {report.documents_added} new, {report.documents_replaced} changed, "
-              f"{report.documents_unchanged} unchanged documents; {report.chunks_added} chunks embedded "
-              f"({report.chunks_total} in all) in {report.seconds:.1f} s")
+              f"{report.documents_unchanged} unchanged, {report.documents_removed} removed documents; "
+              f"{report.chunks_added} chunks embedded ({report.chunks_total} in all) in {report.seconds:.1f} s")
 
 
 @app.command()

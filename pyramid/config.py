@@ -63,6 +63,9 @@ class CorpusSettings(BaseModel):
     chunk_overlap: int = Field(20, ge=0, description="O: tokens shared by consecutive text chunks")
     max_document_mb: float = Field(5.0, gt=0, description="documents larger than this are refused "
                                    "with a message (split them first)")
+    summarise: bool = Field(False, description="K²RAG §3.1.1: summarise each document before chunking it "
+                            "for the KG and text layers (fewer chunks, cheaper builds)")
+    summary_words: int = Field(120, ge=10, description="word budget of a build-time document summary")
 
 
 class TextSettings(BaseModel):
@@ -100,6 +103,14 @@ class QuerySettings(BaseModel):
     layers: list[Literal["ontology", "kg", "text"]] = Field(
         ["ontology", "kg", "text"], description="layers the waterfall may use, top-down")
     concurrency: int = Field(2, ge=1, description="parallel LLM calls in the K²RAG text path")
+    summariser: Literal["auto", "llm", "extractive"] = Field(
+        "auto", description="summaries (build time and K²RAG): llm, extractive (no model), or auto = "
+        "extractive when the LLM is the tiny default model, else the LLM")
+    summary_words: int = Field(100, ge=10, description="word budget of the K²RAG summaries at question time")
+    subquestion_chunk: int = Field(128, ge=16, description="K²RAG: tokens per summary chunk that gets a "
+                                   "sub-question")
+    subquestion_overlap: int = Field(10, ge=0, description="K²RAG: overlap of those chunks")
+    subquestion_k: int = Field(10, ge=1, description="K²RAG: chunks retrieved per sub-question")
 
 
 class Settings(BaseSettings):

@@ -25,13 +25,17 @@ def chunk_evidence(hits: list[Hit]) -> list[ChunkEvidence]:
             for h in hits]
 
 
-def answer_from_chunks(question: str, hits: list[Hit], llm: LLM, tracer: Tracer) -> str:
-    with tracer.step("text.answer", "text", chunks=[h.chunk.id for h in hits]) as rec:
-        reply = llm.complete(load_prompt("querying", "answer").render(context=format_context(hits),
-                                                                       question=question),
+def answer_from_context(question: str, context: str, llm: LLM, tracer: Tracer, **inputs: object) -> str:
+    """The K²RAG answer prompt over `context`, traced as step "text.answer"."""
+    with tracer.step("text.answer", "text", **inputs) as rec:
+        reply = llm.complete(load_prompt("querying", "answer").render(context=context, question=question),
                              max_tokens=ANSWER_MAX_TOKENS)
         rec.outcome = "answered"
     return reply.text.strip()
+
+
+def answer_from_chunks(question: str, hits: list[Hit], llm: LLM, tracer: Tracer) -> str:
+    return answer_from_context(question, format_context(hits), llm, tracer, chunks=[h.chunk.id for h in hits])
 
 
 def answer_naive(question: str, text: TextLayer, llm: LLM, pipeline: Pipeline = "hybrid",

@@ -89,3 +89,13 @@ def test_init_then_stats(tmp_path, capsys):
     assert code == 0 and (tmp_path / "w" / "polyrag.toml").exists()
     code, out, _ = run_cli(["stats", tmp_path / "w", "--json"], capsys)
     assert code == 0 and json.loads(out)["format"] == 1
+
+
+def test_index_remove_drops_a_document_from_text_and_corpus(indexed, capsys):
+    code, out, err = run_cli(["index", indexed, "--remove", "d0"], capsys)
+    assert code == 0, err
+    assert "1 removed" in out
+    code, out, err = run_cli(["search", indexed, "green bonds climate", "--json"], capsys)
+    assert [r["doc_id"] for r in json.loads(out)] == ["d1"]
+    code, out, err = run_cli(["index", indexed, "--remove", "nope"], capsys)
+    assert code == 2 and "unknown document id" in err

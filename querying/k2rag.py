@@ -1,0 +1,78 @@
+"""The K²RAG text path (K²RAG Algorithm 2), used when the KG layer found triples but not enough.
+
+    KG results → summarise → split into 128-token chunks (overlap 10) → one sub-question per chunk
+    → hybrid retrieval per sub-question (λ=0.8, k=10) → a sub-answer each → summarise the
+    sub-answers → final answer from the KG summary + the summarised sub-answers.
+
+With no KG results it falls back to the hybrid naive path and says so in the trace. The
+sub-question fan-out runs with bounded concurrency (`query.concurrency`); its calls are traced as
+one step, because usage cannot be told apart per thread.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+from pyramid.chunker import Chunker
+from pyramid.session import Session
+from pyramid.summarise import make_summariser
+from pyramid.text_layer import Hit
+from querying.answer import ChunkEvidence, TripleEvidence, Tracer
+from pyramid.prompts import load_prompt
+from querying.naive import answer_from_chunks, answer_from_context, chunk_evidence
+
+SUBQUESTION_SCHEMA = {"type": "object", "properties": {"question": {"type": "string", "maxLength": 200}},
+                      "required": ["question"], "additionalProperties": False}
+MAX_SUBQUESTIONS = 4  # bounds the fan-out (and its cost) whatever the summary length
+
+
+def triples_as_text(triples: list[TripleEvidence]) -> str:
+    return "\n".join(f"{t.subject} {t.relation} {t.object}." for t in triples)
+
+
+def answer_text_path(session: Session, question: str, kg_evidence: list[TripleEvidence],
+                     tracer: Tracer) -> tuple[str, list[ChunkEvidence]]:
+    """(answer text, chunk evidence). Caller owns the Answer and the trace."""
+    text, llm, cfg = session.text, session.llm, session.settings.query
+    if not kg_evidence:
+        with tracer.step("text.retrieve", "text", pipeline="hybrid", lam=text.cfg.lam,
+                         k=text.cfg.answer_k) as rec:
+            hits = text.search(question, k=text.cfg.answer_k)
+            rec.outcome = f"no KG results: hybrid naive path, {len(hits)} chunks"
+        return answer_from_chunks(question, hits, llm, tracer), chunk_evidence(hits)
+
+    summariser = make_summariser(cfg.summariser, llm)
+    with tracer.step("text.summarise_kg", "text", triples=len(kg_evidence), summariser=summariser.name) as rec:
+        kg_summary = summariser.summarise(triples_as_text(kg_evidence), cfg.summary_words)
+        rec.outcome = f"{len(kg_summary.split())} words"
+
+    chunker = Chunker(session.embedder.tokenizer, cfg.subquestion_chunk, cfg.subquestion_overlap)
+    pieces = chunker.split_text(kg_summary)[:MAX_SUBQUESTIONS]
+    prompt = load_prompt("querying", "subquestion")
+
+    def sub(piece: str) -> tuple[str, list[Hit], str]:
+        sq = llm.complete(prompt.render(question=question, chunk=piece), SUBQUESTION_SCHEMA,
+                          max_tokens=80).parsed["question"].strip() or question
+        hits = text.search(sq, k=cfg.subquestion_k, lam=text.cfg.lam)
+        inner = Tracer(llm.meter)  # sub-answers are traced by the enclosing step
+        return sq, hits, answer_from_chunks(sq, hits[: text.cfg.answer_k], llm, inner)
+
+    with tracer.step("text.subquestions", "text", chunks=len(pieces), k=cfg.subquestion_k) as rec:
+        with ThreadPoolExecutor(max_workers=cfg.concurrency) as pool:
+            results = list(pool.map(sub, pieces))
+        rec.input["subquestions"] = [sq for sq, _, _ in results]
+        rec.outcome = f"{len(results)} sub-answers"
+
+    with tracer.step("text.summarise_answers", "text", summariser=summariser.name) as rec:
+        answers_summary = summariser.summarise("\n".join(a for _, _, a in results), cfg.summary_words)
+        rec.outcome = f"{len(answers_summary.split())} words"
+
+    best: dict[str, Hit] = {}
+    for _, hits, _ in results:
+        for h in hits:
+            if h.chunk.id not in best or h.score > best[h.chunk.id].score:
+                best[h.chunk.id] = h
+    ranked = sorted(best.values(), key=lambda h: -h.score)
+    final = answer_from_context(question, f"- {kg_summary}\n- {answers_summary}", llm, tracer,
+                                source="KG summary + summarised sub-answers")
+    return final, chunk_evidence(ranked)

@@ -1,0 +1,73 @@
+"""The K²RAG text path and the summarisers.
+
+The text path runs with the scripted LLM (canned replies keyed by prompt text) over a real text
+layer (MiniLM + BM25), so every step's routing and evidence can be checked exactly."""
+
+from __future__ import annotations
+
+import pytest
+
+from pyramid.corpus import Document
+from pyramid.llm.scripted import ScriptedProvider
+from pyramid.session import Session
+from pyramid.summarise import ExtractiveSummariser, sentences
+from querying.answer import TripleEvidence, Tracer
+from querying.k2rag import answer_text_path
+
+DOCS = [
+    Document("ronaldo", "Ronaldo scored 8 goals at the 2002 FIFA World Cup and won the Golden Shoe."),
+    Document("jersey", "Ronaldo wore the number 9 shirt for Brazil in 2002."),
+    Document("jaguar", "Jaguars eat deer, capybaras and fish."),
+]
+TRIPLES = [TripleEvidence(triple_id="t1", subject="Ronaldo", relation="top scorer of", object="2002 FIFA World Cup",
+                          chunk_id="ronaldo#0", doc_id="ronaldo")]
+
+
+@pytest.fixture
+def session(workspace, embedder):
+    def make(rules):
+        s = Session(workspace, provider=ScriptedProvider(rules), embedder=embedder)
+        if not s.text.chunks:
+            s.text.add_documents(DOCS)
+        return s
+    return make
+
+
+def test_text_path_runs_every_k2rag_step_in_order(session):
+    s = session({
+        "What we know so far": {"question": "Which shirt number did Ronaldo wear in 2002?"},
+        "Question: Which shirt number did Ronaldo wear in 2002?": "He wore number 9.",
+        "Question: What jersey number did the 2002 World Cup top scorer wear?": "Number 9.",
+    })
+    tracer = Tracer(s.meter)
+    text, evidence = answer_text_path(s, "What jersey number did the 2002 World Cup top scorer wear?",
+                                      TRIPLES, tracer)
+    assert text == "Number 9."
+    assert [st.step for st in tracer.steps] == ["text.summarise_kg", "text.subquestions",
+                                                "text.summarise_answers", "text.answer"]
+    assert tracer.steps[1].input["subquestions"] == ["Which shirt number did Ronaldo wear in 2002?"]
+    assert evidence[0].doc_id == "jersey"                     # retrieved for the sub-question
+    calls = s.llm.provider.calls
+    assert len(calls) == 3                                     # sub-question, sub-answer, final answer
+    final_prompt = calls[-1][-1]["content"]
+    assert "Ronaldo top scorer of 2002 FIFA World Cup." in final_prompt   # the KG summary
+    assert "He wore number 9." in final_prompt                             # the summarised sub-answers
+
+
+def test_without_kg_results_the_naive_hybrid_path_answers_and_says_so(session):
+    s = session({"Question: What do jaguars eat?": "Deer, capybaras and fish."})
+    tracer = Tracer(s.meter)
+    text, evidence = answer_text_path(s, "What do jaguars eat?", [], tracer)
+    assert text == "Deer, capybaras and fish." and evidence[0].doc_id == "jaguar"
+    assert tracer.steps[0].outcome.startswith("no KG results: hybrid naive path")
+    assert len(s.llm.provider.calls) == 1
+
+
+def test_extractive_summary_keeps_central_sentences_in_order_within_budget():
+    text = ("Green bonds fund climate projects. The weather was nice. Green bonds pay fixed coupons to "
+            "investors in climate projects. Cats sleep a lot.")
+    out = ExtractiveSummariser().summarise(text, 15)
+    kept = sentences(out)
+    assert kept == ["Green bonds fund climate projects.",
+                    "Green bonds pay fixed coupons to investors in climate projects."]
+    assert ExtractiveSummariser().summarise("Short text.", 50) == "Short text."
