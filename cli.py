@@ -140,11 +140,10 @@ def print_answer(answer, explain: bool = False) -> None:
         else:
             out.print(f"  evidence SPARQL ({len(ev.rows)} rows):\n{ev.query}")
     if explain:
-        table = Table("step", "layer", "outcome", "LLM calls", "cached", "tokens", "ms")
+        out.print("[bold]trace:[/]")
         for s in answer.trace:
-            table.add_row(s.step, s.layer or "", s.outcome[:80], str(s.usage.calls), str(s.usage.cache_hits),
-                          str(s.usage.total_tokens), f"{s.ms:.0f}")
-        out.print(table)
+            out.print(f"  {s.step:<24} {s.outcome[:90]}  ({s.usage.calls} calls, {s.usage.cache_hits} cached, "
+                      f"{s.usage.total_tokens} tokens, {s.ms:.0f} ms)", highlight=False)
 
 
 def parse_options(values: list[str] | None) -> list[str] | None:
@@ -160,8 +159,11 @@ def parse_options(values: list[str] | None) -> list[str] | None:
 
 @app.command()
 def ask(workspace: WorkspaceArg, question: Annotated[str, typer.Argument()],
-        layer: Annotated[Optional[str], typer.Option(help="answer from one layer: ontology, kg or text")] = None,
-        pipeline: Annotated[str, typer.Option(help="text layer: semantic (λ=1), keyword (λ=0) or hybrid")] = "hybrid",
+        layer: Annotated[Optional[str], typer.Option(help="answer from one layer only: ontology, kg or text")] = None,
+        layers: Annotated[Optional[str], typer.Option(help="waterfall layers, comma-separated (ablations), "
+                                                           "e.g. ontology,text; default query.layers")] = None,
+        pipeline: Annotated[Optional[str], typer.Option(help="a naive text pipeline instead of the waterfall: "
+                                                             "semantic (λ=1), keyword (λ=0) or hybrid")] = None,
         options: Annotated[Optional[list[str]], typer.Option(
             "--options", help="MCQ/MAQ options (repeat the flag, or one JSON array); "
                               "the answer selects the options the evidence supports")] = None,
@@ -175,10 +177,12 @@ def ask(workspace: WorkspaceArg, question: Annotated[str, typer.Argument()],
     from querying.router import ask as route
 
     question = check_question(question)
-    if layer not in (None, "ontology", "kg", "text"):
-        raise PolyragError(f"unknown layer '{layer}' (choose ontology, kg or text)")
+    chosen = [x.strip() for x in layers.split(",") if x.strip()] if layers else None
+    for name in ([layer] if layer else []) + (chosen or []):
+        if name not in ("ontology", "kg", "text"):
+            raise PolyragError(f"unknown layer '{name}' (choose ontology, kg or text)")
     session = _session(workspace)
-    answer = route(session, question, layer=layer, pipeline=pipeline,  # type: ignore[arg-type]
+    answer = route(session, question, layer=layer, pipeline=pipeline, layers=chosen,  # type: ignore[arg-type]
                    options=parse_options(options), mindful=mindful, sparql_mode=sparql_mode, k=k)
     if as_json:
         sys.stdout.write(answer.model_dump_json(indent=2) + "\n")
@@ -195,7 +199,7 @@ def demo(workspace: Annotated[Path, typer.Option(help="workspace to build")] = P
     from pyramid.corpus import load_documents
     from pyramid.errors import InputError
     from pyramid.progress import RichProgress
-    from querying.naive import answer_naive
+    from querying.router import ask as route
 
     start = time.perf_counter()
     session = _session(workspace, create=True)
@@ -210,7 +214,7 @@ def demo(workspace: Annotated[Path, typer.Option(help="workspace to build")] = P
     except FileNotFoundError:
         raise InputError("file not found", path=questions) from None
     for q in qs:
-        print_answer(answer_naive(q, session.text, session.llm, "hybrid"))
+        print_answer(route(session, q))
         out.print()
     out.print(f"demo done in {time.perf_counter() - start:.1f} s; workspace {workspace} "
               f"(try: polyrag search {workspace} \"...\")")

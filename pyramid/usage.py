@@ -66,4 +66,5 @@ class UsageMeter:
             yield box
         finally:
             with self._lock:
-                self._scopes.remove(box)
+                # by identity: Usage is a pydantic model, so `==` compares values
+                self._scopes = [s for s in self._scopes if s is not box]

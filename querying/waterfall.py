@@ -27,11 +27,12 @@ def built_layers(session: Session) -> set[str]:
     return {name for name, counts in layers.items() if any(isinstance(v, int) and v > 0 for v in counts.values())}
 
 
-def _default_answerers() -> dict[str, Answerer]:
+def _default_answerer(layer: str) -> Answerer:
+    if layer == "ontology":
+        from querying.ontology_qa import answer_ontology
+        return answer_ontology
     from querying.kg_qa import answer_kg
-    from querying.ontology_qa import answer_ontology
-
-    return {"ontology": answer_ontology, "kg": answer_kg}
+    return answer_kg
 
 
 def answer_waterfall(session: Session, question: str, *, layers: Sequence[str] | None = None,
@@ -43,7 +44,7 @@ def answer_waterfall(session: Session, question: str, *, layers: Sequence[str] |
     steps: list[TraceStep] = []
     kg_evidence: list[TripleEvidence] = []
     present = built_layers(session)
-    calls = answerers if answerers is not None else _default_answerers()
+    calls = dict(answerers or {})
 
     with session.meter.scope() as total:
         for layer in ("ontology", "kg"):
@@ -56,7 +57,7 @@ def answer_waterfall(session: Session, question: str, *, layers: Sequence[str] |
             try:
                 kwargs = {"options": options}
                 kwargs.update({"mode": sparql_mode} if layer == "ontology" else {"mindful": mindful})
-                ans = calls[layer](session, question, **kwargs)
+                ans = (calls.get(layer) or _default_answerer(layer))(session, question, **kwargs)
             except Exception as err:  # noqa: BLE001 — any failure of one layer hands over to the next
                 steps.append(TraceStep(step=f"{layer}.error", layer=layer, ms=round((time.perf_counter() - t0) * 1e3, 2),
                                        outcome=f"error: {type(err).__name__}: {err}"))

@@ -96,3 +96,13 @@ def test_meter_scopes_see_only_their_own_calls():
         with meter.scope() as inner:
             llm.complete([{"role": "user", "content": "3+3"}])
     assert (outer.calls, inner.calls, meter.total.calls) == (2, 1, 2)
+
+
+def test_nested_scopes_with_equal_usage_close_cleanly():
+    meter = UsageMeter()
+    with meter.scope() as a:
+        with meter.scope() as b:      # both empty, so equal by value
+            pass
+        llm = LLM(ScriptedProvider({"2+2": "4"}), meter=meter)
+        llm.complete(MSG)
+    assert (a.calls, b.calls) == (1, 0)
