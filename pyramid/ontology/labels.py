@@ -1,0 +1,343 @@
+"""The label index: mentions in a question (or an MCQ option, or an extracted name) → instance IRIs.
+
+Real labels are messy ("WONG Wai On 黃偉安 (Dr)", "Dr Chi Hong LEUNG" beside "Leung Chi-hong",
+"FSN5026 (ABCT5026)"), so every label is indexed under several keys, tried from the most to the
+least precise; the first tier that finds anything wins (exact and folded hits are pooled: they
+differ only in case, accents, titles or a CJK rendering), so a precise hit is never diluted by a
+looser one:
+
+    exact      the label as written (whitespace collapsed)
+    folded     accents, case, punctuation, CJK characters and titles (Dr, Prof, Ir, Mr/Ms, Sr…) removed
+    bag        the folded words in sorted order ("Chen Alice" = "Alice Chen")
+    code       code-like tokens ("AAE6203", "APSS 5051" → "APSS5051"), and upper-case IRI local names
+               ("COMP") when the mention is upper-case too (so the word "me" never links to ME)
+    fuzzy      rapidfuzz ratio of the bags ≥ `fuzzy_cutoff` (small typos), best few only
+
+Which literals are labels: rdfs:label, skos labels, and any literal property whose local name ends in
+name/title/code/label (has_name, has_subject_title, has_subject_code). A course with both a code and
+a title is also indexed as "CODE Title", the way MCQ options write it.
+
+The index is built from two SELECTs (labels, types) and is cheap to rebuild (~0.1 s for the 3.4k
+PolyU instances); `save`/`load` persist it as JSON keyed by a fingerprint of the store so a stale
+index is rebuilt, never used.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from rapidfuzz import fuzz, process
+
+RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+SKOS = "http://www.w3.org/2004/02/skos/core#"
+LABEL_LIKE = re.compile(r"(^|[_\-])(label|name|title|code)$|^(label|name|title|code)", re.IGNORECASE)
+# Honorifics and post-nominals seen around PolyU staff names; never part of the name itself.
+TITLES = frozenset(["dr", "prof", "professor", "ir", "mr", "mrs", "ms", "miss", "mx", "sr", "sir", "madam", "mdm", "dame", "rev", "hon", "emeritus", "chair", "assoc"])
+# Words that never make a mention on their own (question scaffolding and function words).
+STOPWORDS = frozenset(["a", "an", "the", "of", "in", "on", "for", "to", "and", "or", "by", "at", "from", "with", "which", "what", "who", "whom", "whose", "how", "many", "is", "are", "was", "were", "be", "does", "do", "did", "has", "have", "had", "following", "this", "that", "these", "those"])
+CODE = re.compile(r"\b([A-Za-z]{2,6})\s?(\d[0-9A-Za-z]{1,6})\b")
+_WORD = re.compile(r"\w+", re.UNICODE)
+_SPACE = re.compile(r"\s+")
+
+Tier = Literal["exact", "folded", "bag", "code", "acronym", "fuzzy"]
+TIERS: tuple[Tier, ...] = ("exact", "folded", "bag", "code", "acronym", "fuzzy")
+Select = Callable[[str], Iterable[dict[str, str]]]
+
+
+# ------------------------------------------------------------------ normalisation (pure functions)
+def is_cjk(ch: str) -> bool:
+    return ("\u2e80" <= ch <= "\u9fff" or "\uac00" <= ch <= "\ud7af" or "\uf900" <= ch <= "\ufaff"
+            or "\u3040" <= ch <= "\u30ff")
+
+
+@lru_cache(maxsize=65536)
+def fold_word(word: str) -> str:
+    """One word without accents, CJK characters or case: 'Münster' → 'munster', '黃偉安' → ''."""
+    if word.isascii():
+        return word.casefold().replace("_", "")
+    decomposed = unicodedata.normalize("NFKD", word)
+    kept = "".join(ch for ch in decomposed if not unicodedata.combining(ch) and not is_cjk(ch))
+    return kept.casefold().replace("_", "")
+
+
+def fold_words(text: str) -> list[str]:
+    """The words of a label as the index compares them: folded, titles dropped (unless only titles)."""
+    words = [w for w in (fold_word(m.group()) for m in _WORD.finditer(text)) if w]
+    kept = [w for w in words if w not in TITLES]
+    return kept or words
+
+
+def folded_key(text: str) -> str:
+    return " ".join(fold_words(text))
+
+
+def bag_key(text: str) -> str:
+    return " ".join(sorted(fold_words(text)))
+
+
+def exact_key(text: str) -> str:
+    return _SPACE.sub(" ", text).strip()
+
+
+def codes_in(text: str) -> list[str]:
+    """Code-like tokens (letters then a digit-led part): 'ELC1012/ELC1013' → ['ELC1012', 'ELC1013']."""
+    return [(a + b).upper() for a, b in CODE.findall(text) if any(c.isdigit() for c in b)]
+
+
+# ------------------------------------------------------------------ results
+@dataclass(frozen=True)
+class Link:
+    iri: str
+    label: str                   # the indexed surface form that matched
+    classes: tuple[str, ...]     # rdf:type IRIs (asserted or inferred, else from property domains)
+    score: float                 # 1.0 for exact tiers; the fuzzy ratio / 100 otherwise
+    tier: Tier
+
+
+@dataclass(frozen=True)
+class Mention:
+    text: str                    # the span of the question, as written
+    start: int                   # character offsets in the question
+    end: int
+    links: tuple[Link, ...]
+
+    @property
+    def iris(self) -> list[str]:
+        return list(dict.fromkeys(link.iri for link in self.links))
+
+    @property
+    def classes(self) -> set[str]:
+        return {c for link in self.links for c in link.classes}
+
+
+@dataclass
+class Entry:
+    iri: str
+    surface: str
+    classes: tuple[str, ...]
+    acronym: bool = False        # an upper-case IRI local name: matched only as written
+
+
+@dataclass
+class LabelIndex:
+    """Precomputed keys → entries. Build with `from_rows` / `from_select`; query with `link`/`mentions`."""
+
+    entries: list[Entry] = field(default_factory=list)
+    fingerprint: str = ""
+    fuzzy_cutoff: float = 88.0
+    max_ngram: int = 14
+
+    def __post_init__(self) -> None:
+        self._keys: dict[Tier, dict[str, list[int]]] = {t: defaultdict(list) for t in TIERS if t != "fuzzy"}
+        self._classes: dict[str, tuple[str, ...]] = {}
+        for i, e in enumerate(self.entries):
+            self._add(i, e)
+        self._bags = list(self._keys["bag"])
+        self._foldeds = list(self._keys["folded"])
+
+    # -- building
+    def _add(self, i: int, e: Entry) -> None:
+        self._classes.setdefault(e.iri, e.classes)
+        if e.acronym:
+            self._keys["acronym"][e.surface].append(i)
+            return
+        words = fold_words(e.surface)
+        self._keys["exact"][exact_key(e.surface)].append(i)
+        self._keys["folded"][" ".join(words)].append(i)
+        self._keys["bag"][" ".join(sorted(words))].append(i)
+        for code in codes_in(e.surface):
+            self._keys["code"][code].append(i)
+
+    @classmethod
+    def from_rows(cls, labels: Iterable[tuple[str, str]], types: Iterable[tuple[str, str]], *,
+                  fingerprint: str = "", **kwargs) -> LabelIndex:
+        """`labels`: (iri, label-like literal) pairs; `types`: (iri, class IRI) pairs."""
+        classes: dict[str, set[str]] = defaultdict(set)
+        for iri, cls_ in types:
+            classes[iri].add(cls_)
+        by_iri: dict[str, list[str]] = defaultdict(list)
+        for iri, text in labels:
+            text = exact_key(text)
+            if text and text not in by_iri[iri]:
+                by_iri[iri].append(text)
+        entries: list[Entry] = []
+        for iri, texts in by_iri.items():
+            ctuple = tuple(sorted(classes.get(iri, ())))
+            surfaces = list(texts)
+            codes = [t for t in texts if codes_in(t) and len(t) <= 40]
+            titles = [t for t in texts if not codes_in(t)]
+            # "CODE Title", as options and course lists write a subject
+            surfaces += [f"{c} {t}" for c in codes[:2] for t in titles[:2]]
+            entries += [Entry(iri, s, ctuple) for s in dict.fromkeys(surfaces)]
+            local = re.split(r"[#/]", iri.rstrip("/#"))[-1]
+            if local.isupper() and local.isalpha() and 2 <= len(local) <= 8:
+                entries.append(Entry(iri, local, ctuple, acronym=True))  # base:COMP, base:SD
+        return cls(entries, fingerprint, **kwargs)
+
+    @classmethod
+    def from_select(cls, select: Select, *, fingerprint: str = "", **kwargs) -> LabelIndex:
+        """Read labels and types through any SPARQL SELECT function (rows of plain strings)."""
+        preds = [r["p"] for r in select(PREDICATES_QUERY)]
+        label_preds = [p for p in preds if p == RDFS_LABEL or p.startswith(SKOS)
+                       or LABEL_LIKE.search(re.split(r"[#/]", p)[-1])]
+        labels: list[tuple[str, str]] = []
+        if label_preds:
+            values = " ".join(f"<{p}>" for p in label_preds)
+            labels = [(r["s"], r["o"]) for r in select(LABELS_QUERY % values)]
+        types = [(r["s"], r["c"]) for r in select(TYPES_QUERY)]
+        return cls.from_rows(labels, types, fingerprint=fingerprint, **kwargs)
+
+    # -- persistence
+    def save(self, path: Path) -> None:
+        from pyramid.workspace import atomic_write_json
+
+        atomic_write_json(path, {"fingerprint": self.fingerprint, "entries": [asdict(e) for e in self.entries]})
+
+    @classmethod
+    def load(cls, path: Path, fingerprint: str, **kwargs) -> LabelIndex | None:
+        """The saved index if it exists and matches `fingerprint`, else None (rebuild it)."""
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if data.get("fingerprint") != fingerprint:
+            return None
+        entries = [Entry(e["iri"], e["surface"], tuple(e["classes"]), bool(e.get("acronym")))
+                   for e in data.get("entries", [])]
+        return cls(entries, fingerprint, **kwargs)
+
+    # -- queries
+    def __len__(self) -> int:
+        return len(self._classes)
+
+    def classes_of(self, iri: str) -> tuple[str, ...]:
+        return self._classes.get(iri, ())
+
+    def _links(self, ids: Sequence[int], tier: Tier, score: float = 1.0) -> list[Link]:
+        out: dict[str, Link] = {}
+        for i in ids:
+            e = self.entries[i]
+            out.setdefault(e.iri, Link(e.iri, e.surface, e.classes, score, tier))
+        return list(out.values())
+
+    def link(self, text: str, *, fuzzy: bool = True, classes: Iterable[str] | None = None,
+             limit: int = 5) -> list[Link]:
+        """IRIs `text` names, from the most precise tier that finds any (see module docstring).
+
+        `classes` keeps only instances of those classes (e.g. an option list of staff members).
+        """
+        wanted = set(classes or ())
+
+        def keep(links: list[Link]) -> list[Link]:
+            return [lk for lk in links if not wanted or wanted & set(lk.classes)]
+
+        # Exact and folded keys name the same person (only case, accents, titles or a CJK rendering
+        # differ), so their hits are pooled, exact ones first; a word-order match is a tier below.
+        same = self._links(self._keys["exact"].get(exact_key(text), ()), "exact")
+        folded = folded_key(text)
+        if folded:
+            same += [lk for lk in self._links(self._keys["folded"].get(folded, ()), "folded")
+                     if lk.iri not in {x.iri for x in same}]
+        hits = keep(same)
+        if hits:
+            return hits
+        bag = bag_key(text)
+        hits = keep(self._links(self._keys["bag"].get(bag, ()), "bag")) if bag else []
+        if hits:
+            return hits
+        codes = codes_in(text)
+        hits = keep(self._links([i for c in codes for i in self._keys["code"].get(c, ())], "code"))
+        if hits:
+            return hits
+        hits = keep(self._links(self._keys["acronym"].get(text.strip(), ()), "acronym"))
+        if hits:
+            return hits
+        return self._fuzzy(text, keep, limit) if fuzzy else []
+
+    def _fuzzy(self, text: str, keep: Callable[[list[Link]], list[Link]], limit: int) -> list[Link]:
+        """Close keys by rapidfuzz ratio, compared both in written order (a typo in a first letter
+        reorders a bag) and as bags (a typo and another word order at once)."""
+        folded, bag = folded_key(text), bag_key(text)
+        if len(folded) < 5:
+            return []  # a typo in a 4-letter word is another word
+        best: dict[str, Link] = {}
+        for tier, query, choices in (("folded", folded, self._foldeds), ("bag", bag, self._bags)):
+            for key, score, _ in process.extract(query, choices, scorer=fuzz.ratio, limit=limit * 3,
+                                                 score_cutoff=self.fuzzy_cutoff):
+                for lk in keep(self._links(self._keys[tier][key], "fuzzy", round(score / 100, 4))):  # type: ignore[index]
+                    if lk.iri not in best or lk.score > best[lk.iri].score:
+                        best[lk.iri] = lk
+        return sorted(best.values(), key=lambda lk: -lk.score)[:limit]
+
+    def mentions(self, question: str, *, fuzzy: bool = True) -> list[Mention]:
+        """Non-overlapping spans of `question` that name indexed instances, longest spans first.
+
+        Quoted text is tried whole first. One-word spans count only when they are codes
+        ("AAE6203"), upper-case acronyms ("COMP") or quoted: a lone common word is not a name.
+        """
+        tokens = [(m.start(), m.end(), fold_word(m.group())) for m in _WORD.finditer(question)]
+        tokens = [t for t in tokens if t[2] and t[2] not in TITLES]
+        used = [False] * len(tokens)
+        found: list[Mention] = []
+
+        def claim(a: int, b: int, links: list[Link]) -> None:
+            start, end = tokens[a][0], tokens[b - 1][1]
+            found.append(Mention(question[start:end], start, end, tuple(links)))
+            for k in range(a, b):
+                used[k] = True
+
+        quoted = [(m.start(1), m.end(1)) for m in re.finditer(r"[\"“'‘]([^\"”'’]{2,200})[\"”'’]", question)]
+        for qs, qe in quoted:
+            idx = [k for k, t in enumerate(tokens) if qs <= t[0] and t[1] <= qe]
+            links = self.link(question[qs:qe], fuzzy=fuzzy)
+            if idx and links:
+                claim(idx[0], idx[-1] + 1, links)
+        codes = [(m.start(), m.end()) for m in CODE.finditer(question)]
+        for cs, ce in codes:
+            idx = [k for k, t in enumerate(tokens) if cs <= t[0] and t[1] <= ce and not used[k]]
+            links = self.link(question[cs:ce], fuzzy=False)
+            if idx and links and len(idx) == len([t for t in tokens if cs <= t[0] and t[1] <= ce]):
+                claim(idx[0], idx[-1] + 1, links)
+
+        n_max = min(self.max_ngram, len(tokens))
+        for n in range(n_max, 0, -1):
+            for a in range(len(tokens) - n + 1):
+                b = a + n
+                if any(used[a:b]):
+                    continue
+                words = [t[2] for t in tokens[a:b]]
+                if words[0] in STOPWORDS or words[-1] in STOPWORDS:
+                    continue
+                span = question[tokens[a][0]:tokens[b - 1][1]]
+                if n == 1:
+                    links = self.link(span, fuzzy=False) if (codes_in(span) or span.isupper()) else []
+                    links = [lk for lk in links if lk.tier in ("code", "acronym", "exact")]
+                else:
+                    key = " ".join(words)
+                    ids = self._keys["folded"].get(key) or self._keys["bag"].get(" ".join(sorted(words)))
+                    links = self._links(ids or (), "folded")
+                    if not links and fuzzy and n >= 2 and span[:1].isupper() and len(key) >= 8:
+                        links = [lk for lk in self._fuzzy(span, list, 3)]
+                if links:
+                    claim(a, b, links)
+        return sorted(found, key=lambda m: m.start)
+
+
+PREDICATES_QUERY = "SELECT DISTINCT ?p WHERE { ?s ?p ?o FILTER(isLiteral(?o)) }"
+LABELS_QUERY = "SELECT ?s ?o WHERE { VALUES ?p { %s } ?s ?p ?o FILTER(isLiteral(?o)) }"
+# Types as stored (inferred ones included after reasoning), else from the domains of the properties an
+# untyped subject uses: PolyU's course records sit at IRIs that carry no rdf:type of their own.
+TYPES_QUERY = """SELECT DISTINCT ?s ?c WHERE {
+  { ?s a ?c FILTER(isIRI(?c)) }
+  UNION
+  { ?s ?p ?o . ?p <http://www.w3.org/2000/01/rdf-schema#domain> ?c FILTER NOT EXISTS { ?s a ?any } }
+}"""

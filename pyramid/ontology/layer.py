@@ -1,0 +1,278 @@
+"""`OntologyLayer`: the schema, the instance store and the reasoner of one workspace.
+
+    layer = OntologyLayer(ws, embedder)                      # Session.ontology builds it
+    layer.load_schema(path_or_schema) -> SchemaLoad           # replaces the schema graph; problems listed
+    layer.schema -> Schema                                    # from the store's schema graph (cached)
+    layer.import_instances(path, *, name=None, progress=None) -> ImportReport
+    layer.add_instances(doc_id, triples) -> int               # replaces graph "doc:<doc_id>"
+    layer.remove_document(doc_id) -> bool
+    layer.reason() -> ReasonReport                            # recomputes graph "inferred"
+    layer.inferred_state() -> "none" | "fresh" | "stale"
+    layer.stats() -> dict
+    layer.select(query, *, timeout_s=None, row_cap=None) -> list[dict]   # safe: sparql_safety + limits
+    layer.query(query, ...) -> QueryResult                    # the same with kind/variables/truncated
+    layer.prefixes -> dict[str, str]                          # rdf, rdfs, owl, xsd, the schema's, ":"
+
+Triples for `add_instances` may be pyoxigraph Triples/Quads or (s, p, o) tuples of terms or strings;
+a string object is an IRI when it starts with http://, https:// or urn:, else a plain literal.
+
+Writes take the workspace lock themselves (re-entrant, so callers already holding it are fine) and
+are recorded in the manifest as steps "ontology.*" with the layer's counts.
+
+Inference and change: the inferred graph is derived from every other graph. Changes that can remove
+or alter asserted facts (schema load, import, document removal) recompute it when it exists, so it
+never holds a fact whose grounds are gone. `add_instances` only adds, so it leaves the old inferences
+in place (sound, possibly incomplete) and `stats()["inferred_stale"]` says so until `reason()` runs;
+an extractor adding many documents calls `reason()` once at the end.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import pyoxigraph as ox
+
+from pyramid.ontology.importer import ImportReport, analyse
+from pyramid.ontology.query_worker import QueryResult
+from pyramid.ontology.rdfio import STANDARD_PREFIXES, read_rdf
+from pyramid.ontology.reasoner import materialise
+from pyramid.ontology.schema import Schema
+from pyramid.ontology.store import INFERRED, SCHEMA, OntologyStore, doc_graph, import_graph
+from pyramid.progress import NullProgress, Progress
+from pyramid.workspace import Workspace, atomic_write_json
+
+_IRI_SCHEMES = ("http://", "https://", "urn:")
+
+
+@dataclass
+class SchemaLoad:
+    schema: Schema
+    problems: list[str]
+    inferred: int | None = None     # set when the inferred graph was recomputed
+    seconds: float = 0.0
+
+
+@dataclass
+class ReasonReport:
+    asserted: int
+    inferred: int
+    seconds: float                  # whole step: read, reason, write
+    reason_seconds: float           # the fixpoint computation alone
+    rules: dict[str, int] = field(default_factory=dict)
+
+    def render(self) -> str:
+        detail = ", ".join(f"{k} {v:,}" for k, v in self.rules.items())
+        return (f"materialised {self.inferred:,} triples from {self.asserted:,} asserted in {self.seconds:.2f} s "
+                f"(fixpoint {self.reason_seconds:.2f} s; {detail})")
+
+
+def _term(value: Any, *, obj: bool = False):
+    if isinstance(value, (ox.NamedNode, ox.BlankNode, ox.Literal)):
+        return value
+    text = str(value)
+    if obj and not text.startswith(_IRI_SCHEMES):
+        return ox.Literal(text)
+    return ox.NamedNode(text)
+
+
+def as_triple(t: Any) -> ox.Triple:
+    if isinstance(t, ox.Triple):
+        return t
+    s, p, o = (t.subject, t.predicate, t.object) if isinstance(t, ox.Quad) else t
+    return ox.Triple(_term(s), _term(p), _term(o, obj=True))
+
+
+class OntologyLayer:
+    def __init__(self, ws: Workspace, embedder=None) -> None:
+        self.ws = ws
+        self.embedder = embedder  # used by the instance linker (pyramid.ontology.extract)
+        self.settings = ws.settings.ontology
+        self.store = OntologyStore(ws.layer_dir("ontology"), require_write=ws._require_lock)
+        self._schema: tuple[str, Schema] | None = None
+
+    # ------------------------------------------------------------------ schema
+    @property
+    def exists(self) -> bool:
+        return bool(self.store.graphs())
+
+    @property
+    def schema(self) -> Schema:
+        """The workspace schema (empty when none was loaded); rebuilt when the schema graph changes."""
+        info = self.store.graphs().get(SCHEMA)
+        key = info.iri if info else ""
+        if self._schema is None or self._schema[0] != key:
+            schema = Schema.empty() if info is None else Schema.from_triples(
+                (ox.Triple(q.subject, q.predicate, q.object) for q in self.store.quads([SCHEMA])),
+                prefixes=self._schema_prefixes())
+            self._schema = (key, schema)
+        return self._schema[1]
+
+    def _schema_prefixes(self) -> dict[str, str]:
+        import json
+
+        path = self.ws.layer_dir("ontology") / "schema-prefixes.json"
+        return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+    @property
+    def prefixes(self) -> dict[str, str]:
+        """Prefixes every query may use without declaring them."""
+        schema = self.schema
+        out = {**STANDARD_PREFIXES, **{k: v for k, v in schema.prefixes.items() if k}}
+        if schema.namespace:
+            out[""] = schema.namespace
+        return out
+
+    def load_schema(self, source: str | Path | Schema) -> SchemaLoad:
+        """Make `source` the workspace schema. A malformed file raises InputError and changes nothing."""
+        start = time.perf_counter()
+        schema = source if isinstance(source, Schema) else Schema.load(source)
+        problems = schema.validate()
+        with self.ws.writing("ontology.load-schema"):
+            self.store.replace_graph(SCHEMA, schema.triples, source=str(schema.source or source))
+            atomic_write_json(self.ws.layer_dir("ontology") / "schema-prefixes.json", schema.prefixes)
+            schema.save(self.ws.layer_dir("ontology") / "schema.ttl")  # a readable copy; the store is the truth
+            self._schema = None
+            inferred = self._refresh_inferred()
+            seconds = time.perf_counter() - start
+            self.ws.record_step("ontology.load-schema", seconds=seconds, counts=self._counts(), layer="ontology")
+        return SchemaLoad(self.schema, problems, inferred, seconds)
+
+    # ------------------------------------------------------------------ instances
+    def import_instances(self, path: str | Path, *, name: str | None = None,
+                         progress: Progress | None = None) -> ImportReport:
+        """Import an instance file into graph "import:<name>" (default: the file's stem); idempotent."""
+        progress = progress or NullProgress()
+        start = time.perf_counter()
+        task = progress.task(f"importing {Path(path).name}", 3)
+        parsed = read_rdf(path)  # a bad file fails here, before the lock and before any write
+        task.advance()
+        name = name or Path(path).stem
+        with self.ws.writing("ontology.import"):
+            schema = self.schema
+            prepared = analyse(parsed, schema)
+            report = prepared.report
+            if prepared.schema_triples and not schema.triples:
+                self.store.replace_graph(SCHEMA, prepared.schema_triples, source=f"{path} (schema statements)")
+                atomic_write_json(self.ws.layer_dir("ontology") / "schema-prefixes.json", parsed.prefixes)
+                self._schema = None
+                report.schema_action = "loaded as the workspace schema (there was none)"
+            elif prepared.schema_triples:
+                known = set(schema.triples)
+                ignored = [t for t in prepared.schema_triples if t not in known]
+                report.schema_ignored = [_readable(t, schema) for t in ignored]
+                report.schema_action = (f"{len(ignored)} not in the workspace schema, ignored" if ignored
+                                        else "all already in the workspace schema")
+            else:
+                report.schema_action = "none"
+            task.advance()
+            info = self.store.replace_graph(import_graph(name), prepared.instances, source=str(path))
+            report.graph = info.name
+            self._refresh_inferred()
+            task.advance()
+            report.seconds = time.perf_counter() - start
+            self.ws.record_step("ontology.import", seconds=report.seconds, counts=self._counts(), layer="ontology")
+        task.done()
+        return report
+
+    def add_instances(self, doc_id: str, triples) -> int:
+        """Make `triples` the instances extracted from document `doc_id` (replacing earlier ones)."""
+        start = time.perf_counter()
+        converted = list(dict.fromkeys(as_triple(t) for t in triples))
+        with self.ws.writing("ontology.add-instances"):
+            self.store.replace_graph(doc_graph(doc_id), converted, source=f"document {doc_id}")
+            self.ws.record_step("ontology.add-instances", seconds=time.perf_counter() - start,
+                                counts=self._counts(), layer="ontology")
+        return len(converted)
+
+    def remove_document(self, doc_id: str) -> bool:
+        """Drop what document `doc_id` contributed (its graph) and the inferences resting on it."""
+        start = time.perf_counter()
+        with self.ws.writing("ontology.remove-document"):
+            removed = self.store.remove_graph(doc_graph(doc_id))
+            if removed:
+                self._refresh_inferred()
+                self.ws.record_step("ontology.remove-document", seconds=time.perf_counter() - start,
+                                    counts=self._counts(), layer="ontology")
+        return removed
+
+    # ------------------------------------------------------------------ reasoning
+    def _asserted(self) -> list[str]:
+        return [n for n in self.store.graphs() if n != INFERRED]
+
+    def _fingerprint(self) -> str:
+        graphs = self.store.graphs()
+        iris = sorted(g.iri for n, g in graphs.items() if n != INFERRED)
+        return "asserted:" + hashlib.sha256("\n".join(iris).encode()).hexdigest()[:16]
+
+    def inferred_state(self) -> Literal["none", "fresh", "stale"]:
+        """Whether the inferred graph exists and was derived from the asserted graphs as they are now."""
+        inferred = self.store.graphs().get(INFERRED)
+        if inferred is None:
+            return "none"
+        return "fresh" if inferred.source == self._fingerprint() else "stale"
+
+    def _refresh_inferred(self) -> int | None:
+        """Recompute the inferred graph if there is one and what it was derived from has changed."""
+        return self.reason().inferred if self.inferred_state() == "stale" else None
+
+    def reason(self) -> ReasonReport:
+        """Materialise RDFS + the OWL RL subset (pyramid.ontology.reasoner) into graph "inferred"."""
+        start = time.perf_counter()
+        with self.ws.writing("ontology.reason"):
+            result = materialise(self.store.quads(self._asserted()))
+            self.store.replace_graph(INFERRED, result.inferred, source=self._fingerprint())
+            seconds = time.perf_counter() - start
+            report = ReasonReport(result.asserted, len(result.inferred), seconds, result.seconds, result.rules)
+            self.ws.record_step("ontology.reason", seconds=seconds, counts=self._counts(), layer="ontology")
+        return report
+
+    # ------------------------------------------------------------------ reading
+    def query(self, query: str, *, timeout_s: float | None = None, row_cap: int | None = None,
+              graphs: list[str] | None = None) -> QueryResult:
+        return self.store.run_query(query, timeout_s=timeout_s or self.settings.timeout_s,
+                                    row_cap=row_cap or self.settings.row_cap, prefixes=self.prefixes, graphs=graphs)
+
+    def select(self, query: str, *, timeout_s: float | None = None, row_cap: int | None = None,
+               graphs: list[str] | None = None) -> list[dict[str, Any]]:
+        return self.query(query, timeout_s=timeout_s, row_cap=row_cap, graphs=graphs).rows
+
+    def _counts(self) -> dict[str, Any]:
+        graphs = self.store.graphs()
+        schema = self.schema
+        inferred = graphs.get(INFERRED)
+        return {
+            "classes": len(schema.classes),
+            "object_properties": sum(p.kind == "object" for p in schema.properties.values()),
+            "datatype_properties": sum(p.kind == "datatype" for p in schema.properties.values()),
+            "schema_triples": graphs[SCHEMA].triples if SCHEMA in graphs else 0,
+            "instance_triples": sum(g.triples for n, g in graphs.items() if n not in (SCHEMA, INFERRED)),
+            "inferred_triples": inferred.triples if inferred else 0,
+            "inferred_stale": self.inferred_state() == "stale",
+            "documents": sum(n.startswith("doc:") for n in graphs),
+            "imports": sum(n.startswith("import:") for n in graphs),
+        }
+
+    def stats(self) -> dict[str, Any]:
+        """Counts, the graphs, instances per schema class (asserted + inferred) and schema problems."""
+        out = self._counts()
+        out["graphs"] = {n: {"triples": g.triples, "source": g.source, "loaded": g.loaded}
+                         for n, g in self.store.graphs().items()}
+        rows = self.store.run_trusted(
+            "SELECT ?c (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x a ?c } GROUP BY ?c ORDER BY DESC(?n)").rows
+        classes = self.schema.classes
+        out["instances"] = {self.schema.short(r["c"]): r["n"] for r in rows if r["c"] in classes}
+        out["schema_problems"] = self.schema.validate()
+        return out
+
+    def close(self) -> None:
+        self.store.close()
+
+
+def _readable(t: ox.Triple, schema: Schema) -> str:
+    def show(term) -> str:
+        return schema.short(term.value) if isinstance(term, ox.NamedNode) else str(term)
+    return f"{show(t.subject)} {show(t.predicate)} {show(t.object)}"

@@ -1,0 +1,212 @@
+"""`Vocab`: the schema terms question answering and extraction work with, as short unique names.
+
+A plan, an extraction reply or a raw query names classes and properties by a short name (the local
+name, "works_for", or a CURIE "ub:worksFor" when two namespaces share a local name); JSON schemas
+list these names as enums, so a model can only pick a term that exists. `Vocab` maps names ↔ IRIs,
+keeps each term's words (label, else the local name split at _ and camelCase) for embedding, and
+answers "which classes are compatible" (one a subclass of the other, either way: PolyU declares
+works_for's range as FACULTY and DEPARTMENT a subclass of FACULTY, and a department is what a staff
+member works for).
+
+It is read with two SELECTs through any SPARQL function, so it works over the ontology layer's store,
+a plain Oxigraph store or a remote endpoint alike.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from rapidfuzz import fuzz, process
+
+Select = Callable[[str], Iterable[dict[str, str]]]
+Kind = Literal["class", "object", "datatype"]
+OWL = "http://www.w3.org/2002/07/owl#"
+RDFS = "http://www.w3.org/2000/01/rdf-schema#"
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_BUILTIN = (OWL, RDFS, "http://www.w3.org/1999/02/22-rdf-syntax-ns#", "http://www.w3.org/2001/XMLSchema#")
+
+
+def local_name(iri: str) -> str:
+    return re.split(r"[#/]", iri.rstrip("/#"))[-1] or iri
+
+
+def words_of(iri: str, label: str = "") -> str:
+    """'has_research_interest' → 'has research interest'; 'STAFF' → 'staff'; 'worksFor' → 'works for'."""
+    text = label.strip() or local_name(iri)
+    return " ".join(_CAMEL.sub(" ", text.replace("_", " ").replace("-", " ")).split()).lower()
+
+
+@dataclass(frozen=True)
+class Term:
+    iri: str
+    name: str                      # unique short name used in plans and JSON schemas
+    kind: Kind
+    label: str = ""
+    comment: str = ""
+    domains: tuple[str, ...] = ()  # class IRIs (properties)
+    ranges: tuple[str, ...] = ()   # class or datatype IRIs (properties)
+
+    @property
+    def words(self) -> str:
+        return words_of(self.iri, self.label)
+
+    @property
+    def text(self) -> str:
+        """What is embedded for this term: its words and comment."""
+        return f"{self.words}. {self.comment}".strip(". ") if self.comment else self.words
+
+
+@dataclass
+class Vocab:
+    terms: dict[str, Term]                              # name → term
+    parents: dict[str, set[str]] = field(default_factory=dict)  # class IRI → direct superclass IRIs
+    by_iri: dict[str, Term] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.by_iri = {t.iri: t for t in self.terms.values()}
+
+    # -- reading
+    @classmethod
+    def from_select(cls, select: Select) -> Vocab:
+        raw: dict[str, dict] = {}
+        for r in select(TERMS_QUERY):
+            iri, kind = r["t"], r["k"]
+            if iri.startswith(_BUILTIN):
+                continue
+            k: Kind = "class" if kind.endswith("Class") else "object" if kind.endswith("ObjectProperty") else "datatype"
+            # a term typed twice (owl:Class and rdfs:Class) keeps its first kind
+            entry = raw.setdefault(iri, {"kind": k, "label": "", "comment": "", "domains": set(), "ranges": set()})
+            entry["label"] = entry["label"] or r.get("label", "")
+            entry["comment"] = entry["comment"] or r.get("comment", "")
+        parents: dict[str, set[str]] = defaultdict(set)
+        for r in select(LINKS_QUERY):
+            s, p, o = r["s"], r["p"], r["o"]
+            if s not in raw:
+                continue
+            if p == RDFS + "subClassOf" and o != OWL + "Thing" and o != s:
+                parents[s].add(o)
+            elif p == RDFS + "domain":
+                raw[s]["domains"].add(o)
+            elif p == RDFS + "range":
+                raw[s]["ranges"].add(o)
+        return cls.from_terms(
+            [(iri, e["kind"], e["label"], e["comment"], tuple(sorted(e["domains"])), tuple(sorted(e["ranges"])))
+             for iri, e in raw.items()], parents)
+
+    @classmethod
+    def from_schema(cls, schema) -> Vocab:
+        """From a `pyramid.ontology.schema.Schema` (effective domains/ranges, inherited ones included);
+        annotation properties are left out: a question is never answered through them."""
+        rows: list[tuple[str, Kind, str, str, tuple[str, ...], tuple[str, ...]]] = []
+        for c in schema.classes.values():
+            rows.append((c.iri, "class", c.label, c.comment, (), ()))
+        for p in schema.properties.values():
+            if p.kind in ("object", "datatype"):
+                rows.append((p.iri, p.kind, p.label, p.comment, tuple(schema.domains_of(p.iri)),
+                             tuple(schema.ranges_of(p.iri))))
+        parents = {c.iri: {x for x in c.parents + c.equivalents if x != OWL + "Thing"}
+                   for c in schema.classes.values()}
+        return cls.from_terms(rows, parents)
+
+    @classmethod
+    def from_terms(cls, rows: Iterable[tuple[str, Kind, str, str, tuple[str, ...], tuple[str, ...]]],
+                   parents: dict[str, set[str]] | None = None) -> Vocab:
+        rows = list(rows)
+        counts: dict[str, int] = defaultdict(int)
+        spaces: dict[str, int] = defaultdict(int)
+        for iri, *_ in rows:
+            counts[local_name(iri)] += 1
+            spaces[_namespace(iri)] += 1
+        main = max(spaces, key=spaces.get) if spaces else ""
+        terms: dict[str, Term] = {}
+        for iri, kind, label, comment, domains, ranges in rows:
+            name = local_name(iri)
+            # a local name shared across namespaces stays short in the main one, prefixed elsewhere
+            if (counts[name] > 1 and _namespace(iri) != main) or not re.fullmatch(r"[A-Za-z_][\w\-]*", name):
+                name = _curie(iri)
+            terms[name] = Term(iri, name, kind, label, comment, domains, ranges)
+        return cls(terms, dict(parents or {}))
+
+    # -- lookups
+    @property
+    def classes(self) -> list[Term]:
+        return [t for t in self.terms.values() if t.kind == "class"]
+
+    @property
+    def properties(self) -> list[Term]:
+        return [t for t in self.terms.values() if t.kind != "class"]
+
+    def get(self, name_or_iri: str) -> Term | None:
+        return self.terms.get(name_or_iri) or self.by_iri.get(name_or_iri)
+
+    def ancestors(self, cls_iri: str) -> set[str]:
+        seen, todo = set(), [cls_iri]
+        while todo:
+            for p in self.parents.get(todo.pop(), ()):
+                if p not in seen:
+                    seen.add(p)
+                    todo.append(p)
+        return seen
+
+    def compatible(self, a: str, b: str) -> bool:
+        """One class is the other or a subclass of it, either way (an undeclared side fits anything)."""
+        return a == b or b in self.ancestors(a) or a in self.ancestors(b)
+
+    def fits(self, cls_iri: str, declared: tuple[str, ...]) -> bool:
+        return not declared or any(self.compatible(cls_iri, d) for d in declared)
+
+    def fit(self, cls_iri: str, declared: tuple[str, ...]) -> float:
+        """How well instances of `cls_iri` fit a declared domain/range: 1 = they all do (the class or
+        a subclass), 0.8 = nothing declared, 0.5 = some may (a superclass), 0 = none."""
+        if not declared:
+            return 0.8
+        if any(cls_iri == d or d in self.ancestors(cls_iri) for d in declared):
+            return 1.0
+        return 0.5 if any(cls_iri in self.ancestors(d) for d in declared) else 0.0
+
+    def properties_of(self, cls_iri: str, kind: Kind | None = None) -> list[Term]:
+        """Properties whose domain fits `cls_iri` (declared on it, a superclass or a subclass)."""
+        return [p for p in self.properties if (kind is None or p.kind == kind) and self.fits(cls_iri, p.domains)]
+
+    def nearest(self, name: str, kind: Kind | Iterable[Kind] | None = None, limit: int = 3) -> list[str]:
+        """The closest names of terms (of `kind`), for 'X does not exist; nearest: …' messages."""
+        kinds = {kind} if isinstance(kind, str) else set(kind or ("class", "object", "datatype"))
+        names = sorted((t.name for t in self.terms.values() if t.kind in kinds), key=lambda n: (":" in n, n))
+        key = local_name(name.split(":")[-1]).lower()
+        # compared with the local part, so 'ub:worksFor' and 'worksFor' score alike; ties keep the
+        # unprefixed (own-namespace) name first
+        scored = process.extract(key, [local_name(n.split(":")[-1]).lower() for n in names], scorer=fuzz.WRatio,
+                                 limit=limit)
+        return [names[i] for _, _, i in sorted(scored, key=lambda x: (-x[1], x[2]))]
+
+
+def _namespace(iri: str) -> str:
+    return iri[: len(iri) - len(local_name(iri))]
+
+
+def _curie(iri: str) -> str:
+    """'http://other.org/onto#has_name' → 'onto:has_name' (last path segment, else the host's first word)."""
+    ns = _namespace(iri).rstrip("/#")
+    parts = [p for p in re.split(r"[/#]", ns.split("://", 1)[-1]) if p]
+    segment = parts[-1] if len(parts) > 1 else (parts[0].split(".")[0] if parts else "")
+    prefix = re.sub(r"[^a-z0-9]", "", segment.lower())[:10]
+    return f"{prefix if prefix[:1].isalpha() else 'ns' + prefix}:{local_name(iri)}"
+
+
+TERMS_QUERY = """SELECT ?t ?k (SAMPLE(?l) AS ?label) (SAMPLE(?c) AS ?comment) WHERE {
+  VALUES ?k { <http://www.w3.org/2002/07/owl#Class> <http://www.w3.org/2000/01/rdf-schema#Class>
+              <http://www.w3.org/2002/07/owl#ObjectProperty> <http://www.w3.org/2002/07/owl#DatatypeProperty> }
+  ?t a ?k FILTER(isIRI(?t))
+  OPTIONAL { ?t <http://www.w3.org/2000/01/rdf-schema#label> ?l }
+  OPTIONAL { ?t <http://www.w3.org/2000/01/rdf-schema#comment> ?c }
+} GROUP BY ?t ?k"""
+LINKS_QUERY = """SELECT ?s ?p ?o WHERE {
+  VALUES ?p { <http://www.w3.org/2000/01/rdf-schema#subClassOf> <http://www.w3.org/2000/01/rdf-schema#domain>
+              <http://www.w3.org/2000/01/rdf-schema#range> }
+  ?s ?p ?o FILTER(isIRI(?s) && isIRI(?o))
+}"""

@@ -1,0 +1,98 @@
+"""MCQ/MAQ: which of the given options does the evidence support? Shared by every layer.
+
+    select_options(options, evidence) -> [indices]
+
+`evidence` is what a layer found: strings (SPARQL row values, triple texts, chunk texts, an answer)
+or `Value`s that also carry the id of the thing they name (an IRI). An option is supported by an
+evidence item when, from the most to the least exact:
+
+  * ids       — the option was linked to an id the evidence carries (`option_ids`);
+  * same name — the folded forms are equal, or the same words in another order
+                ("Chen Alice" / "Alice Chen"; accents, case, titles and CJK characters ignored);
+  * code      — they share a code ("BRE345 Measurement, …" and "BRE345");
+  * phrase    — the option's folded words occur as one run inside an evidence text at least twice
+                as long (a passage, not a longer name);
+  * typo      — a short evidence value within a small edit distance (rapidfuzz ratio ≥ 92).
+
+Several options may be supported (MAQ). `allow_none` selects a "None of the above" option when the
+evidence supports no other option (the ontology layer sets it: its rows are the complete answer).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+
+from pyramid.ontology.labels import bag_key, codes_in, fold_words
+
+TYPO_CUTOFF = 92.0
+_NONE = re.compile(r"^\s*(none of (the )?(above|these|them)|no(ne)? correct answer|none)\s*\.?\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Value:
+    """One piece of evidence: its text and, when known, the id (IRI) of the thing it names."""
+
+    text: str
+    id: str | None = None
+
+
+@dataclass(frozen=True)
+class _Form:
+    folded: str
+    bag: str
+    codes: frozenset[str]
+
+
+def _form(text: str) -> _Form:
+    words = fold_words(text)
+    return _Form(" ".join(words), bag_key(text), frozenset(codes_in(text)))
+
+
+def supports(option: str, evidence: str) -> bool:
+    """Does one evidence text support one option (see the module docstring's tiers)?"""
+    return _supports(_form(option), _form(evidence))
+
+
+def _supports(o: _Form, e: _Form) -> bool:
+    if not o.folded or not e.folded:
+        return False
+    if o.folded == e.folded or o.bag == e.bag:
+        return True
+    if o.codes and o.codes & e.codes:
+        return True
+    # A run inside a text, not inside a longer name: "Department of Computing" must not be found in
+    # the value "Department of Computing and Mathematics".
+    if len(e.folded) >= 2 * len(o.folded) and f" {o.folded} " in f" {e.folded} ":
+        return True
+    short = len(e.bag) <= 2 * len(o.bag)
+    return short and len(o.bag) >= 5 and fuzz.ratio(o.bag, e.bag) >= TYPO_CUTOFF
+
+
+def is_none_option(option: str) -> bool:
+    return bool(_NONE.match(option))
+
+
+def select_options(options: Sequence[str], evidence: Sequence[str | Value], *,
+                   option_ids: Sequence[Collection[str]] | None = None, allow_none: bool = False) -> list[int]:
+    """Indices of the options the evidence supports, in option order."""
+    values = [e if isinstance(e, Value) else Value(str(e)) for e in evidence]
+    ids = {v.id for v in values if v.id}
+    forms = [_form(v.text) for v in values if v.text]
+    chosen: list[int] = []
+    for i, option in enumerate(options):
+        if is_none_option(option):
+            continue
+        linked = set(option_ids[i]) if option_ids is not None and i < len(option_ids) else set()
+        if linked & ids:
+            chosen.append(i)
+            continue
+        o = _form(option)
+        if any(_supports(o, e) for e in forms):
+            chosen.append(i)
+    if not chosen and allow_none and values:
+        chosen = [i for i, option in enumerate(options) if is_none_option(option)][:1]
+    return chosen

@@ -1,0 +1,189 @@
+"""Query plans: a small structure a question becomes, compiled to SPARQL deterministically.
+
+    QueryPlan(target="STAFF",
+              constraints=[Constraint(path=[Step(property="works_for")], values=["http://example.org/SD"])],
+              candidates=[...option IRIs...], count=False)
+    →  SELECT DISTINCT ?x ?x_label WHERE { ?x a <…STAFF> . ?x <…works_for> ?c0 . VALUES ?c0 { <…SD> } … }
+
+A constraint is a path of properties from the target (`inverse` walks a property backwards) ending in
+IRIs (`op="eq"`) or in a literal compared with `op`. Every name must be a term of the ontology's
+`Vocab`; `check_plan` says which one is not and suggests the nearest, and `compile_plan` only ever
+writes IRIs it has checked and literals it has escaped, so its output always parses.
+`plan_json_schema` turns the vocabulary into the JSON schema an LLM fills (enums = schema terms).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from pyramid.errors import InputError
+from pyramid.ontology.vocab import Vocab
+
+Op = Literal["eq", "contains", "lt", "le", "gt", "ge", "ne"]
+OPS: tuple[str, ...] = ("eq", "contains", "lt", "le", "gt", "ge", "ne")
+_COMPARE = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "ne": "!=", "eq": "="}
+RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
+XSD_DOUBLE = "http://www.w3.org/2001/XMLSchema#double"
+MAX_PATH, MAX_VALUES, MAX_CANDIDATES = 3, 50, 200
+# What an IRI may contain when written between <…> (RFC 3987's exclusions for IRIREF in SPARQL).
+_IRI = re.compile(r'^[A-Za-z][A-Za-z0-9+.\-]*:[^\s<>"{}|\\^`\x00-\x20]*$')
+
+
+class Step(BaseModel):
+    property: str = Field(description="a property of the ontology (short name)")
+    inverse: bool = Field(False, description="walk the property from its object to its subject")
+
+
+class Constraint(BaseModel):
+    path: list[Step] = Field(min_length=1, max_length=MAX_PATH)
+    op: Op = "eq"
+    values: list[str] = Field(min_length=1, max_length=MAX_VALUES,
+                              description="IRIs (op eq on an object property path) or literal values")
+
+
+class QueryPlan(BaseModel):
+    target: str = Field(description="the class of what the question asks for (short name)")
+    constraints: list[Constraint] = Field(default_factory=list, max_length=6)
+    returns: list[str] = Field(default_factory=list, max_length=6, description="datatype properties to show")
+    candidates: list[str] = Field(default_factory=list, max_length=MAX_CANDIDATES,
+                                  description="restrict the answer to these IRIs (e.g. the MCQ options)")
+    count: bool = False
+
+
+class PlanError(InputError):
+    """A plan naming a term the ontology lacks (the message names the nearest terms)."""
+
+
+# ------------------------------------------------------------------ validation
+def _ends_in_entity(path: list[Step], vocab: Vocab) -> bool:
+    last = vocab.get(path[-1].property)
+    return last is not None and (last.kind == "object" or path[-1].inverse)
+
+
+def check_plan(plan: QueryPlan, vocab: Vocab) -> list[str]:
+    """Readable problems of `plan` against `vocab` (empty = valid)."""
+    problems: list[str] = []
+
+    def unknown(what: str, name: str, kinds) -> str:
+        near = vocab.nearest(name, kinds)
+        return f"{what} {name!r} does not exist" + (f"; nearest: {', '.join(near)}" if near else "")
+
+    t = vocab.get(plan.target)
+    if t is None or t.kind != "class":
+        problems.append(unknown("class", plan.target, "class"))
+    for i, c in enumerate(plan.constraints):
+        for step in c.path:
+            p = vocab.get(step.property)
+            if p is None or p.kind == "class":
+                problems.append(unknown("property", step.property, ("object", "datatype")))
+            elif p.kind == "datatype" and (step.inverse or step is not c.path[-1]):
+                problems.append(f"constraint {i}: datatype property {p.name!r} can only end a path, forwards")
+        if problems:
+            continue
+        if _ends_in_entity(c.path, vocab):
+            if c.op not in ("eq", "ne"):
+                problems.append(f"constraint {i}: a path ending in an entity takes op eq or ne, not {c.op}")
+            problems += [f"constraint {i}: not an IRI: {v!r}" for v in c.values if not _IRI.match(v)]
+        elif c.op in ("lt", "le", "gt", "ge") and not all(_number(v) is not None for v in c.values):
+            problems.append(f"constraint {i}: op {c.op} needs numbers, got {c.values}")
+    for name in plan.returns:
+        p = vocab.get(name)
+        if p is None or p.kind != "datatype":
+            problems.append(unknown("datatype property", name, "datatype"))
+    problems += [f"candidate is not an IRI: {v!r}" for v in plan.candidates if not _IRI.match(v)]
+    return problems
+
+
+def _number(text: str) -> float | None:
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+# ------------------------------------------------------------------ compilation
+def _literal(text: str) -> str:
+    """A SPARQL string literal (quotes, backslashes and control characters escaped)."""
+    out = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
+    return '"' + out.replace("\t", "\\t") + '"'
+
+
+def _node(name: str, vocab: Vocab) -> str:
+    return f"<{vocab.get(name).iri}>"  # type: ignore[union-attr]
+
+
+def compile_plan(plan: QueryPlan, vocab: Vocab, *, limit: int | None = None) -> str:
+    """SPARQL for a valid plan (raises PlanError listing the problems otherwise)."""
+    problems = check_plan(plan, vocab)
+    if problems:
+        raise PlanError("; ".join(problems), field="plan")
+    lines = [f"?x a {_node(plan.target, vocab)} ."]
+    if plan.candidates:
+        lines.append("VALUES ?x { " + " ".join(f"<{v}>" for v in dict.fromkeys(plan.candidates)) + " }")
+    for i, c in enumerate(plan.constraints):
+        here = "?x"
+        for j, step in enumerate(c.path):
+            nxt = f"?c{i}" if j == len(c.path) - 1 else f"?c{i}_{j}"
+            p = _node(step.property, vocab)
+            lines.append(f"{nxt} {p} {here} ." if step.inverse else f"{here} {p} {nxt} .")
+            here = nxt
+        lines.append(_condition(c, f"?c{i}", vocab))
+    returns = [f"?r{i}" for i in range(len(plan.returns))]
+    for var, name in zip(returns, plan.returns):
+        lines.append(f"OPTIONAL {{ ?x {_node(name, vocab)} {var} }}")
+    body = "\n  ".join(lines)
+    if plan.count:
+        return f"SELECT (COUNT(DISTINCT ?x) AS ?count) WHERE {{\n  {body}\n}}"
+    lines_label = f"OPTIONAL {{ ?x <{RDFS_LABEL}> ?x_label }}"
+    head = " ".join(["?x", "?x_label", *returns])
+    tail = f"\nLIMIT {int(limit)}" if limit else ""
+    return f"SELECT DISTINCT {head} WHERE {{\n  {body}\n  {lines_label}\n}}{tail}"
+
+
+def _condition(c: Constraint, var: str, vocab: Vocab) -> str:
+    values = list(dict.fromkeys(c.values))
+    if _ends_in_entity(c.path, vocab):
+        iris = " ".join(f"<{v}>" for v in values)
+        if c.op == "ne":
+            return f"FILTER({var} NOT IN ({', '.join(f'<{v}>' for v in values)}))"
+        return f"VALUES {var} {{ {iris} }}"
+    if c.op in ("lt", "le", "gt", "ge"):
+        # SPARQL compares numbers only when both sides are numeric: cast the stored value.
+        tests = [f"<{XSD_DOUBLE}>({var}) {_COMPARE[c.op]} {_number(v)!r}" for v in values]
+        return f"FILTER({' || '.join(tests)})"
+    folded = f"LCASE(STR({var}))"
+    if c.op == "contains":
+        tests = [f"CONTAINS({folded}, {_literal(v.lower())})" for v in values]
+    elif c.op == "ne":
+        return f"FILTER({' && '.join(f'{folded} != {_literal(v.lower())}' for v in values)})"
+    else:
+        tests = [f"{folded} = {_literal(v.lower())}" for v in values]
+    return f"FILTER({' || '.join(tests)})"
+
+
+# ------------------------------------------------------------------ JSON schema for an LLM
+def plan_json_schema(vocab: Vocab, *, classes: list[str] | None = None,
+                     properties: list[str] | None = None) -> dict:
+    """The JSON schema of a QueryPlan whose class and property names are enums of `vocab`'s terms
+    (or of the given subsets, to keep a small model's choice small)."""
+    cls_names = classes or [t.name for t in vocab.classes]
+    prop_names = properties or [t.name for t in vocab.properties]
+    dt_names = [n for n in prop_names if (t := vocab.get(n)) is not None and t.kind == "datatype"]
+    step = {"type": "object", "properties": {"property": {"enum": prop_names}, "inverse": {"type": "boolean"}},
+            "required": ["property", "inverse"], "additionalProperties": False}
+    constraint = {"type": "object", "properties": {
+        "path": {"type": "array", "items": step, "minItems": 1, "maxItems": MAX_PATH},
+        "op": {"enum": list(OPS)},
+        "values": {"type": "array", "items": {"type": "string", "maxLength": 200}, "minItems": 1, "maxItems": 5}},
+        "required": ["path", "op", "values"], "additionalProperties": False}
+    return {"type": "object", "properties": {
+        "target": {"enum": cls_names},
+        "constraints": {"type": "array", "items": constraint, "maxItems": 3},
+        "returns": {"type": "array", "items": {"enum": dt_names} if dt_names else {"type": "string"}, "maxItems": 3},
+        "count": {"type": "boolean"}},
+        "required": ["target", "constraints", "returns", "count"], "additionalProperties": False}

@@ -1,0 +1,196 @@
+"""Query_onto, raw mode: the model writes SPARQL from the schema; we check it and allow one repair.
+
+    prompt (classes, properties with domain → range, prefixes, the entities linked in the question)
+      → {"sparql": "..."} → parse (rdflib) → every IRI checked against the vocabulary and the
+      label index → readable errors ("property ex:work_for does not exist; nearest: works_for")
+      → at most one repair call with those errors → the valid query, or the errors
+
+The caller runs the query through the safety layer like any other. Missing PREFIX declarations
+(the most common slip of small models) are added before parsing rather than spent on a repair.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pyramid.llm import LLM
+from pyramid.ontology.labels import LabelIndex
+from pyramid.ontology.vocab import Vocab, local_name
+from pyramid.prompts import load_prompt
+
+RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+RDFS = "http://www.w3.org/2000/01/rdf-schema#"
+OWL = "http://www.w3.org/2002/07/owl#"
+XSD = "http://www.w3.org/2001/XMLSchema#"
+STANDARD = {"rdf": RDF, "rdfs": RDFS, "owl": OWL, "xsd": XSD}
+# Vocabulary terms a query may use beyond the ontology's own (labels, typing, the class tree).
+ALLOWED_PREDICATES = {RDF + "type", RDFS + "label", RDFS + "comment", RDFS + "subClassOf",
+                      RDFS + "subPropertyOf", RDFS + "domain", RDFS + "range"}
+MAX_REPAIRS = 1
+RAW_SCHEMA = {"type": "object", "properties": {"sparql": {"type": "string", "minLength": 10, "maxLength": 900}},
+              "required": ["sparql"], "additionalProperties": False}
+Select = Callable[[str], list[dict[str, str]]]
+
+
+@dataclass
+class RawResult:
+    query: str | None                      # the checked query, None when even the repair failed
+    attempts: int = 0
+    errors: list[str] = field(default_factory=list)
+    drafts: list[str] = field(default_factory=list)
+
+
+def prefixes_of(vocab: Vocab, known: dict[str, str] | None = None) -> dict[str, str]:
+    """rdf/rdfs/owl/xsd, the `known` prefixes (the layer's: those of the schema file), and one more
+    per namespace of the vocabulary that none of them covers ('ex', 'ex2', …)."""
+    out = {**STANDARD, **{p: ns for p, ns in (known or {}).items() if p}}
+    for t in vocab.terms.values():
+        ns = t.iri[: len(t.iri) - len(local_name(t.iri))]
+        if ns not in out.values():
+            name, n = "ex", 2
+            while name in out:
+                name, n = f"ex{n}", n + 1
+            out[name] = ns
+    return out
+
+
+def schema_text(vocab: Vocab, prefixes: dict[str, str]) -> str:
+    """The schema as the prompt shows it: classes, then properties as 'p: Domain → Range'."""
+    def short(iri: str) -> str:
+        for p, ns in prefixes.items():
+            if iri.startswith(ns) and re.fullmatch(r"[A-Za-z_][\w\-]*", iri[len(ns):]):
+                return f"{p}:{iri[len(ns):]}"
+        return f"<{iri}>"
+
+    lines = ["Classes: " + ", ".join(short(c.iri) for c in vocab.classes)]
+    for p in vocab.properties:
+        dom = " or ".join(short(d) for d in p.domains) or "anything"
+        rng = " or ".join(short(r) for r in p.ranges) or ("a value" if p.kind == "datatype" else "anything")
+        lines.append(f"{short(p.iri)}: {dom} → {rng}")
+    return "\n".join(lines)
+
+
+def _prefix_block(prefixes: dict[str, str]) -> str:
+    return "\n".join(f"PREFIX {p}: <{ns}>" for p, ns in prefixes.items())
+
+
+def add_missing_prefixes(query: str, prefixes: dict[str, str], main: str = "") -> str:
+    """Declare the prefixes the query uses but does not declare. Small models invent prefix names
+    ('ex:'); one we do not know is read as the ontology's main namespace `main`, and the IRI check then
+    says whether the term exists there."""
+    from querying.sparql_safety import tokens
+
+    declared = {m.group(1) for m in re.finditer(r"(?i)PREFIX\s+([\w\-]*):", query)}
+    used = {tok.split(":", 1)[0] for kind, tok, _ in tokens(query) if kind == "pname"}
+    missing = {p: prefixes.get(p, main) for p in sorted(used - declared) if p in prefixes or main}
+    return (_prefix_block(missing) + "\n" + query) if missing else query
+
+
+# ------------------------------------------------------------------ checking a query
+def _terms(node: Any, preds: set[str], types: set[str], others: set[str], in_pred: bool = False) -> None:
+    """Collect IRIs from rdflib's algebra: predicates (paths included), rdf:type objects, the rest."""
+    from rdflib.paths import Path
+    from rdflib.plugins.sparql.parserutils import CompValue
+    from rdflib.term import URIRef
+
+    if isinstance(node, URIRef):
+        (preds if in_pred else others).add(str(node))
+    elif isinstance(node, Path):
+        for attr in ("args", "arg", "path"):
+            sub = getattr(node, attr, None)
+            if sub is not None:
+                _terms(sub, preds, types, others, True)
+    elif isinstance(node, tuple) and len(node) == 3 and not isinstance(node, CompValue):
+        s, p, o = node
+        _terms(s, preds, types, others)
+        _terms(p, preds, types, others, True)
+        if str(p) == RDF + "type" and isinstance(o, URIRef):
+            types.add(str(o))
+        else:
+            _terms(o, preds, types, others)
+    elif isinstance(node, dict):
+        for v in node.values():
+            _terms(v, preds, types, others, in_pred)
+    elif isinstance(node, (list, set, tuple)):
+        for v in node:
+            _terms(v, preds, types, others, in_pred)
+
+
+def check_raw(query: str, vocab: Vocab, index: LabelIndex, exists: Callable[[str], bool]) -> list[str]:
+    """Readable problems of `query`: syntax, form, and every IRI that is not a schema term or a
+    known instance (with the nearest names)."""
+    from rdflib.plugins.sparql import prepareQuery
+
+    try:
+        parsed = prepareQuery(query)
+    except Exception as err:  # noqa: BLE001 — pyparsing's ParseException and rdflib's own errors alike
+        where = f" (line {err.lineno}, column {err.col})" if hasattr(err, "lineno") else ""
+        return [f"syntax error{where}: {str(err).split('(at char')[0].strip()}"]
+    if parsed.algebra.name != "SelectQuery":
+        return [f"write a SELECT query (got {parsed.algebra.name.replace('Query', '').upper()})"]
+    preds: set[str] = set()
+    types: set[str] = set()
+    others: set[str] = set()
+    _terms(parsed.algebra, preds, types, others)
+    problems: list[str] = []
+    for iri in sorted(preds):
+        t = vocab.get(iri)
+        if iri not in ALLOWED_PREDICATES and (t is None or t.kind == "class"):
+            near = vocab.nearest(local_name(iri), ("object", "datatype"))
+            problems.append(f"property {local_name(iri)} does not exist; nearest: {', '.join(near)}")
+    for iri in sorted(types):
+        t = vocab.get(iri)
+        if t is None or t.kind != "class":
+            near = vocab.nearest(local_name(iri), "class")
+            problems.append(f"class {local_name(iri)} does not exist; nearest: {', '.join(near)}")
+    for iri in sorted(others - preds - types):
+        if vocab.get(iri) is not None or iri.startswith((RDF, RDFS, OWL, XSD)):
+            continue
+        if not index.classes_of(iri) and not exists(iri):
+            near = [lk.iri for lk in index.link(local_name(iri), limit=3)]
+            problems.append(f"instance <{iri}> does not exist" +
+                            (f"; nearest: {', '.join(f'<{n}>' for n in near)}" if near else ""))
+    return problems
+
+
+# ------------------------------------------------------------------ the model writes, we check
+def write_query(llm: LLM, question: str, vocab: Vocab, index: LabelIndex, select: Select, *,
+                known_prefixes: dict[str, str] | None = None, namespace: str = "") -> RawResult:
+    prefixes = prefixes_of(vocab, known_prefixes)
+    hints = _entity_hints(question, index, vocab)
+
+    def exists(iri: str) -> bool:
+        return bool(select(f"SELECT ?p WHERE {{ {{ <{iri}> ?p ?o }} UNION {{ ?s ?p <{iri}> }} }} LIMIT 1"))
+
+    result = RawResult(None)
+    prompt = load_prompt("querying", "ontology_raw").render(
+        prefixes=_prefix_block(prefixes), schema=schema_text(vocab, prefixes), entities=hints, question=question)
+    for attempt in range(1 + MAX_REPAIRS):
+        reply = llm.complete(prompt, RAW_SCHEMA, max_tokens=300).parsed
+        draft = add_missing_prefixes(reply["sparql"].strip(), prefixes, namespace)
+        result.attempts, result.drafts = attempt + 1, [*result.drafts, draft]
+        problems = check_raw(draft, vocab, index, exists)
+        if not problems:
+            result.query, result.errors = draft, []
+            return result
+        result.errors = problems
+        prompt = load_prompt("querying", "ontology_raw_repair").render(
+            prefixes=_prefix_block(prefixes), schema=schema_text(vocab, prefixes), question=question,
+            query=draft, errors="\n".join(f"- {p}" for p in problems))
+    return result
+
+
+def _entity_hints(question: str, index: LabelIndex, vocab: Vocab) -> str:
+    lines = []
+    for m in index.mentions(question):
+        classes = ", ".join(sorted({vocab.get(c).name for c in m.classes if vocab.get(c)})) or "?"
+        lines.append(f'"{m.text}" = ' + " or ".join(f"<{i}>" for i in m.iris[:3]) + f" ({classes})")
+    return "\n".join(lines) or "(none recognised)"
+
+
+def iris_in(query: str) -> Iterable[str]:
+    """Full IRIs written in <…> in a query (for tests and messages)."""
+    return re.findall(r"<([^<>\s]+)>", query)

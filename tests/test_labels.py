@@ -1,0 +1,91 @@
+"""The label index on the real PolyU labels (../shared/data/polyu/polyu_onto.ttl, read in place).
+
+The expected IRIs below were read off the Turtle file by hand, not computed by the index."""
+
+from __future__ import annotations
+
+import pyoxigraph as ox
+import pytest
+
+from pyramid.ontology.labels import LabelIndex, bag_key, codes_in, fold_words
+
+EX = "http://example.org/"
+
+
+@pytest.fixture(scope="module")
+def index(shared_data) -> LabelIndex:
+    store = ox.Store()
+    store.bulk_load(path=str(shared_data / "polyu" / "polyu_onto.ttl"), format=ox.RdfFormat.TURTLE)
+
+    def select(query: str):
+        res = store.query(query)
+        names = res.variables
+        return [{v.value: r[v].value for v in names if r[v] is not None} for r in res]
+    return LabelIndex.from_select(select, fingerprint="polyu")
+
+
+def iris(links) -> set[str]:
+    return {lk.iri.removeprefix(EX) for lk in links}
+
+
+def test_normalisation_drops_titles_accents_cjk_and_order():
+    assert fold_words("WONG Wai On 黃偉安 (Dr)") == ["wong", "wai", "on"]
+    assert fold_words("Ir Prof. K.L. Yung") == ["k", "l", "yung"]
+    assert fold_words("Mia Münster") == ["mia", "munster"]
+    assert bag_key("Chen Alice") == bag_key("Dr Alice CHEN")
+    assert fold_words("Dr") == ["dr"]  # a name made only of a title keeps it
+    assert codes_in("ELC1012/ELC1013 and APSS 5051") == ["ELC1012", "ELC1013", "APSS5051"]
+
+
+@pytest.mark.parametrize("mention, expected", [
+    ("WONG Wai On 黃偉安 (Dr)", {"ME37", "ME38"}),        # exact, and the record without "(Dr)"
+    ("wong wai on", {"ME37", "ME38"}),                  # case
+    ("Wai On Wong", {"ME37", "ME38"}),                  # word order
+    ("Dr Chih-yung Wen", {"AAE1"}),                     # title added, case
+    ("Chih-yung Wenn", {"AAE1"}),                       # a typo
+    ("Chih-yun WEN", {"AAE1"}),                         # a letter dropped
+    ("Mia Munster", {"SD26"}),                          # accent dropped
+    ("Münster Mia", {"SD26"}),                          # accent and order
+    ("Prof Zhou Lei", {"ABCT17"}),                      # "Prof." written without the dot
+    ("School of Design", {"SD"}),
+    ("COMP", {"COMP"}),                                 # upper-case acronym = IRI local name
+    ("AAE6203", {"aae6203"}),                           # a subject code
+    ("APSS 5051 Community Psychology in Chinese Societies", {"apss5051"}),  # code + title, as options write it
+])
+def test_link_tolerates_real_variants(index, mention, expected):
+    assert iris(index.link(mention)) == expected
+
+
+def test_duplicate_records_under_one_name_are_all_returned(index):
+    # "Leung Chi-hong" and "Dr Chi Hong LEUNG" are two PolyU records of one name; a mention in a
+    # third word order matches both by their word bags
+    assert len(index.link("Hong Leung Chi")) == 2
+
+
+def test_common_words_do_not_link(index):
+    assert index.link("me") == []  # not the Department of Mechanical Engineering (base:ME)
+    assert index.link("the") == []
+
+
+def test_class_filter(index):
+    assert index.link("Ir Prof. K.L. Yung", classes=[EX + "COURSE"]) == []
+    assert iris(index.link("Ir Prof. K.L. Yung", classes=[EX + "STAFF"]))
+
+
+def test_mentions_in_questions(index):
+    ms = index.mentions("Which faculty does the department of Dr Shuran ZHANG belong to?")
+    assert [(m.text, iris(m.links)) for m in ms] == [("Shuran ZHANG", {"AF72"})]
+    ms = index.mentions('Which department offers the subject AAE6203 "Mathematics for Aircraft Structure, '
+                        'Guidance, Navigation, and Control"?')
+    assert {frozenset(iris(m.links)) for m in ms} == {frozenset({"aae6203"})}
+    ms = index.mentions("Which of the following staff members work for the English Language Centre?")
+    assert [iris(m.links) for m in ms] == [{"ELC"}]
+    assert index.mentions("Which of the following staff members have research interests in me?") == []
+
+
+def test_persisted_index_is_used_only_with_its_fingerprint(index, tmp_path):
+    path = tmp_path / "labels.json"
+    index.save(path)
+    again = LabelIndex.load(path, "polyu")
+    assert again is not None and iris(again.link("Wai On Wong")) == {"ME37", "ME38"}
+    assert LabelIndex.load(path, "another store") is None

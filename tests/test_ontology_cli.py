@@ -1,0 +1,84 @@
+"""`polyrag ontology ...` and `polyrag sparql` end to end (in-process CLI, real store): output,
+exit codes, and bad input leaving the store unchanged."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = """@prefix : <http://example.org/> .
+:alice a :ChairProfessor ; :has_name "Alice" ; :head_of :COMP .
+:bob a :Lecturer ; :has_name "Bob" ; :works_for :COMP .
+:COMP a :DEPARTMENT ; :belongs_to :FENG .
+"""
+COUNT = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
+
+
+@pytest.fixture
+def ws(tmp_path, capsys) -> Path:
+    ws = tmp_path / "ws"
+    code, out, err = run_cli(["ontology", "load-schema", ws, ROOT / "ontology_schemas" / "academic.ttl"], capsys)
+    assert code == 0 and "19 classes" in out, err
+    data = tmp_path / "staff.ttl"
+    data.write_text(DATA, encoding="utf-8")
+    code, out, err = run_cli(["ontology", "import", ws, data], capsys)
+    assert code == 0, err
+    assert "STAFF" not in out.split("classes:")[1].split("\n")[0]  # only asserted classes are listed
+    assert "ChairProfessor 1" in out and "materialised" in out
+    return ws
+
+
+def count(ws: Path, capsys) -> int:
+    code, out, _ = run_cli(["sparql", ws, COUNT, "--format", "json"], capsys)
+    assert code == 0
+    return json.loads(out)[0]["n"]
+
+
+def test_sparql_formats(ws, capsys):
+    q = "SELECT ?name WHERE { ?s a :STAFF ; :has_name ?name } ORDER BY ?name"  # STAFF only by inference
+    code, out, err = run_cli(["sparql", ws, q, "--format", "json"], capsys)
+    assert code == 0 and json.loads(out) == [{"name": "Alice"}, {"name": "Bob"}]
+    code, out, _ = run_cli(["sparql", ws, q, "--format", "csv"], capsys)
+    assert out.splitlines() == ["name", "Alice", "Bob"]
+    code, out, err = run_cli(["sparql", ws, q], capsys)
+    assert code == 0 and "Alice" in out and "2 rows" in err
+
+
+def test_stats(ws, capsys):
+    code, out, _ = run_cli(["ontology", "stats", ws, "--json"], capsys)
+    stats = json.loads(out)
+    assert code == 0 and stats["instances"]["STAFF"] == 2 and stats["instances"]["AcademicUnit"] == 2
+    assert stats["inferred_stale"] is False
+
+
+@pytest.mark.parametrize("query", ["INSERT DATA { <http://a> <http://b> <http://c> }", "DELETE WHERE { ?s ?p ?o }",
+                                   "CLEAR ALL", "LOAD <http://example.org/x.ttl>",
+                                   "SELECT * WHERE { SERVICE <http://example.org/sparql> { ?s ?p ?o } }"])
+def test_unsafe_sparql_is_refused_and_changes_nothing(ws, capsys, query):
+    before = count(ws, capsys)
+    code, out, err = run_cli(["sparql", ws, query], capsys)
+    assert code == 2 and "refused" in err and out == ""
+    assert count(ws, capsys) == before
+
+
+def test_bad_files_exit_2_with_position_and_change_nothing(ws, tmp_path, capsys):
+    before = count(ws, capsys)
+    bad = tmp_path / "bad.ttl"
+    bad.write_text('@prefix : <http://example.org/> .\n:x :has_name "unterminated .\n', encoding="utf-8")
+    for command in (["ontology", "import", ws, bad], ["ontology", "load-schema", ws, bad]):
+        code, _, err = run_cli(command, capsys)
+        assert code == 2 and "bad.ttl, line 2" in err and "column" in err
+    code, _, err = run_cli(["sparql", ws, "SELECT ?s WHERE { ?s ?p }"], capsys)
+    assert code == 2 and "line 1" in err
+    assert count(ws, capsys) == before
+
+
+def test_missing_workspace_and_bad_format(tmp_path, ws, capsys):
+    code, _, err = run_cli(["sparql", tmp_path / "nope", COUNT], capsys)
+    assert code == 2 and "does not exist" in err
+    code, _, err = run_cli(["sparql", ws, COUNT, "--format", "xml"], capsys)
+    assert code == 2 and "unknown --format" in err

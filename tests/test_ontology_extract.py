@@ -1,0 +1,120 @@
+"""f_ins instance extraction (pyramid/ontology/extract.py). The LLM is the scripted one (canned
+replies keyed by prompt text) for control flow; the embedder (MiniLM), the Oxigraph store and the
+ontology layer are real."""
+
+from __future__ import annotations
+
+import pytest
+
+from pyramid.config import load_settings
+from pyramid.corpus import Document
+from pyramid.corpus_store import CorpusStore
+from pyramid.llm.scripted import ScriptedProvider, Seq
+from pyramid.ontology.extract import extract_instances, instances_schema, pairs_of
+from pyramid.ontology.vocab import Vocab
+from pyramid.session import Session
+from pyramid.workspace import Workspace
+from querying.ontology_qa import trusted_select
+
+EX = "http://example.org/"
+SCHEMA = f"""@prefix ex: <{EX}> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:STAFF a owl:Class . ex:DEPARTMENT a owl:Class . ex:COURSE a owl:Class .
+ex:works_for a owl:ObjectProperty ; rdfs:domain ex:STAFF ; rdfs:range ex:DEPARTMENT .
+ex:has_research_interest a owl:DatatypeProperty ; rdfs:domain ex:STAFF .
+ex:has_position a owl:DatatypeProperty ; rdfs:domain ex:STAFF .
+ex:offered_by a owl:ObjectProperty ; rdfs:domain ex:COURSE ; rdfs:range ex:DEPARTMENT .
+ex:has_subject_title a owl:DatatypeProperty ; rdfs:domain ex:COURSE .
+ex:has_credit_value a owl:DatatypeProperty ; rdfs:domain ex:COURSE .
+"""
+INSTANCES = f"""@prefix ex: <{EX}> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:COMP a ex:DEPARTMENT ; rdfs:label "Department of Computing" .
+ex:s1 a ex:STAFF ; rdfs:label "Alice CHEN" .
+"""
+DOCS = [Document("d1", "Dr. Alice Chen is an Associate Professor in the Department of Computing. Her research "
+                       "interests include knowledge graphs and question answering. Dr Bob Lam also works for the "
+                       "Department of Computing."),
+        Document("d2", "The subject COMP1001 Introduction to Programming carries 3 credits and is offered by "
+                       "the Department of Computing.")]
+STAFF_REPLY = {"instances": [
+    {"class": "STAFF", "name": "Dr. Alice Chen", "facts": [
+        {"property": "has_research_interest", "value": "knowledge graphs"},
+        {"property": "works_for", "value": "Department of Computing"}]},
+    {"class": "STAFF", "name": "Bob Lam", "facts": [{"property": "works_for", "value": "Department of Computing"}]},
+    {"class": "STAFF", "name": "Carol Invented", "facts": [{"property": "has_research_interest",
+                                                            "value": "robotics"}]}]}
+COURSE_REPLY = {"instances": [{"class": "COURSE", "name": "COMP1001", "facts": [
+    {"property": "has_subject_title", "value": "Introduction to Programming"},
+    {"property": "offered_by", "value": "Department of Computing"}]}]}
+
+
+@pytest.fixture
+def onto_ws(tmp_path, embedder) -> Workspace:
+    ws = Workspace.init(tmp_path / "ws")
+    (tmp_path / "schema.ttl").write_text(SCHEMA, encoding="utf-8")
+    (tmp_path / "people.ttl").write_text(INSTANCES, encoding="utf-8")
+    s = Session(ws, embedder=embedder)
+    s.ontology.load_schema(tmp_path / "schema.ttl")
+    s.ontology.import_instances(tmp_path / "people.ttl")
+    with ws.writing("test"):
+        CorpusStore(ws).update(DOCS)
+    return ws
+
+
+def session(ws: Workspace, embedder, rules) -> Session:
+    settings = load_settings(ws.root / "polyrag.toml", llm={"cache": False}, ontology={"extract_pairs": 3})
+    return Session(Workspace(ws.root, settings), provider=ScriptedProvider(rules), embedder=embedder)
+
+
+def run(s: Session):
+    return extract_instances(s.ws, s.ontology, s.llm, s.embedder, select=trusted_select(s.ontology))
+
+
+def rows(s: Session, query: str) -> set[tuple]:
+    return {tuple(r.values()) for r in s.ontology.store.run_trusted(query).rows}
+
+
+def test_pairs_and_reply_schema_come_from_the_ontology():
+    vocab = Vocab.from_terms([(EX + "STAFF", "class", "", "", (), ()), (EX + "COURSE", "class", "", "", (), ()),
+                              (EX + "has_position", "datatype", "", "", (EX + "STAFF",), ())])
+    pairs = pairs_of(vocab)
+    assert [(p.cls.name, p.prop.name, p.phrase) for p in pairs] == [("STAFF", "has_position", "staff has position")]
+    schema = instances_schema(pairs)["properties"]["instances"]["items"]["properties"]
+    assert schema["class"]["enum"] == ["STAFF"]
+    assert schema["facts"]["items"]["properties"]["property"]["enum"] == ["has_position"]
+
+
+def test_one_call_per_chunk_with_preselected_pairs_linking_and_resume(onto_ws, embedder):
+    # d2's replies are not JSON on every attempt (1 + 2 retries): its chunk fails, the build goes on
+    s = session(onto_ws, embedder, {"Alice Chen is an": STAFF_REPLY, "COMP1001 Introduction": Seq("oops", "{", "[]")})
+    r = run(s)
+    prompts = [m[-1]["content"] for m in s.llm.provider.calls]
+    assert len([p for p in prompts if "Alice Chen is an" in p]) == 1       # one call for the chunk, all pairs
+    staff_prompt = next(p for p in prompts if "Alice Chen is an" in p)
+    asked = {line[2:].split(":")[0] for line in staff_prompt.splitlines() if line.startswith("- ")}
+    assert len(asked) == 3 and {"STAFF.works_for", "STAFF.has_research_interest"} <= asked
+    assert "COURSE.has_credit_value" not in asked
+    assert (r.documents, r.chunks_extracted, r.failed_chunks, r.documents_pending) == (1, 1, ["d2#0"], 1)
+    assert r.dropped == 1                                  # "Carol Invented" is not in the chunk
+    assert r.linked == 1 and r.minted == 1                 # Alice → ex:s1; Bob Lam is new
+    graphs = s.ontology.store.graphs()
+    assert "doc:d1" in graphs and "doc:d2" not in graphs   # provenance: one named graph per document
+    assert rows(s, f"SELECT ?v WHERE {{ <{EX}s1> <{EX}has_research_interest> ?v }}") == {("knowledge graphs",)}
+    assert rows(s, f"SELECT ?d WHERE {{ <{EX}s1> <{EX}works_for> ?d }}") == {(EX + "COMP",)}  # linked, not minted
+    bob = rows(s, f"""SELECT ?b ?d WHERE {{ ?b a <{EX}STAFF> ; <http://www.w3.org/2000/01/rdf-schema#label> "Bob Lam" ;
+                                          <{EX}works_for> ?d }}""")
+    assert len(bob) == 1 and next(iter(bob))[1] == EX + "COMP" and next(iter(bob))[0].startswith(EX + "staff_bob_lam")
+
+    # the next run retries only the failed chunk
+    s2 = session(onto_ws, embedder, {"COMP1001 Introduction": COURSE_REPLY})
+    r2 = run(s2)
+    assert len(s2.llm.provider.calls) == 1 and r2.chunks_resumed == 0 and r2.documents == 1 and not r2.failed_chunks
+    course_prompt = s2.llm.provider.calls[0][-1]["content"]
+    assert {line[2:].split(":")[0] for line in course_prompt.splitlines() if line.startswith("- ")} == \
+        {"COURSE.has_subject_title", "COURSE.offered_by", "COURSE.has_credit_value"}
+    assert "doc:d2" in s2.ontology.store.graphs()
+    course = rows(s2, f"""SELECT ?t ?d WHERE {{ ?c a <{EX}COURSE> ; <{EX}has_subject_title> ?t ; <{EX}offered_by> ?d }}""")
+    assert course == {("Introduction to Programming", EX + "COMP")}
+    # and a third run has nothing left to do
+    s3 = session(onto_ws, embedder, {})
+    assert run(s3).chunks == 0 and s3.llm.provider.calls == []

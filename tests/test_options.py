@@ -1,0 +1,42 @@
+"""MCQ/MAQ option selection shared by the layers (querying/options.py): no model involved."""
+
+from __future__ import annotations
+
+from querying.options import Value, is_none_option, select_options, supports
+
+
+def test_names_match_across_case_titles_order_accents_and_cjk():
+    assert supports("WONG Wai On 黃偉安 (Dr)", "Dr Wai On Wong")
+    assert supports("Mia Münster", "mia munster")
+    assert supports("Ir Prof. K.L. Yung", "K.L. YUNG")
+    assert not supports("Dr Xiang LI", "Dr Xiaoli LI")
+
+
+def test_codes_phrases_and_typos():
+    assert supports("BRE345 Measurement, Documentation & Estimating", "BRE345")
+    # an option found inside a passage, but not inside a longer name
+    passage = "The subject is offered by the Department of Computing, which belongs to the Faculty of Engineering."
+    assert supports("Department of Computing", passage)
+    assert not supports("Department of Computing", "Department of Computing and Mathematics")
+    assert supports("Department of Rehabilitation Sciences", "Department of Rehabilitaton Sciences")  # typo
+    assert not supports("Faculty of Science", "Faculty of Engineering")
+
+
+def test_several_options_for_maq_and_ids_first():
+    options = ["Henry Duh", "Prof. Daniel T.L. SHEK", "Vincie PY Lee", "Shera Hyunyim Park"]
+    evidence = [Value("Henry Duh", "http://example.org/SD43"), Value("Vincie PY Lee", "http://example.org/SD2"),
+                Value("someone else", "http://example.org/SD54")]
+    assert select_options(options, evidence) == [0, 2]
+    # option 3 was linked to the IRI of a row whose label reads differently
+    ids = [set(), set(), set(), {"http://example.org/SD54"}]
+    assert select_options(options, evidence, option_ids=ids) == [0, 2, 3]
+    assert select_options(options, ["nothing relevant"]) == []
+
+
+def test_none_of_the_above():
+    options = ["Faculty of Business", "Faculty of Science", "None of the above"]
+    assert is_none_option("None of the above") and not is_none_option("Nonetheless")
+    assert select_options(options, ["Faculty of Humanities"]) == []
+    assert select_options(options, ["Faculty of Humanities"], allow_none=True) == [2]
+    assert select_options(options, ["Faculty of Science"], allow_none=True) == [1]
+    assert select_options(options, [], allow_none=True) == []  # no evidence supports "none" either

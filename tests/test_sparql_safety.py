@@ -1,0 +1,117 @@
+"""Read-only SPARQL: updates, LOAD and SERVICE refused however they are written; errors with positions;
+execution limits (timeout, row cap) on a real on-disk Oxigraph store."""
+
+from __future__ import annotations
+
+import time
+
+import pyoxigraph as ox
+import pytest
+
+from pyramid.errors import InputError, QueryRefused
+from pyramid.ontology.store import OntologyStore
+from querying.sparql_safety import QueryTimeout, check_query
+
+REFUSED = [
+    "INSERT DATA { <http://a> <http://b> <http://c> }",
+    "DELETE WHERE { ?s ?p ?o }",
+    "DELETE { ?s ?p ?o } WHERE { ?s ?p ?o }",
+    "LOAD <http://example.org/data.ttl>",
+    "CLEAR ALL",
+    "DROP GRAPH <http://g>",
+    "CREATE GRAPH <http://g>",
+    "COPY DEFAULT TO <http://g>",
+    "MOVE <http://a> TO <http://b>",
+    "ADD <http://a> TO <http://b>",
+    "WITH <http://g> DELETE { ?s ?p ?o } WHERE { ?s ?p ?o }",
+    "SELECT * WHERE { SERVICE <http://dbpedia.org/sparql> { ?s ?p ?o } }",
+    "SELECT * WHERE { SERVICE SILENT <http://x/> { ?s ?p ?o } }",
+    # casing, whitespace and comments
+    "iNsErT dAtA { <http://a> <http://b> <http://c> }",
+    "\n\t  PREFIX ex: <http://e/>\n# a comment\n  DeLeTe\tWHERE { ?s ?p ?o }",
+    "SELECT * WHERE { ?s ?p ?o } ; INSERT DATA { <http://a> <http://b> <http://c> }",
+    "SELECT * WHERE { ?s ?p ?o } #\nDROP ALL",
+    "SELECT * WHERE {\nsErViCe # hidden\n<http://x/> { ?s ?p ?o } }",
+    "PREFIX s: <http://e/> SELECT * { ?a ?b ?c . SERVICE<http://x/>{?s ?p ?o} }",
+]
+
+
+@pytest.mark.parametrize("query", REFUSED)
+def test_unsafe_queries_are_refused_with_the_reason(query):
+    with pytest.raises(QueryRefused) as err:
+        check_query(query)
+    reason = "SERVICE" if "service" in query.lower() else "SPARQL update"
+    assert str(err.value).startswith("refused: " + reason)
+
+
+ALLOWED = [
+    ("SELECT ?s WHERE { ?s ?p ?o }", "SELECT"),
+    ("ASK { ?s ?p ?o }", "ASK"),
+    ("CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }", "CONSTRUCT"),
+    ("DESCRIBE <http://a>", "DESCRIBE"),
+    # the forbidden words as data: in strings, comments, IRIs, variables and prefixed names
+    ('SELECT ?s WHERE { ?s ?p "INSERT DATA { } ; DROP ALL" }', "SELECT"),
+    ("SELECT ?s WHERE { ?s ?p ?o } # then DELETE everything, or call SERVICE", "SELECT"),
+    ("SELECT ?s WHERE { ?s <http://e/load#drop> ?o }", "SELECT"),
+    ("SELECT ?insert ?service WHERE { ?insert ?p ?service }", "SELECT"),
+    ("PREFIX ex: <http://e/> SELECT ?s WHERE { ?s ex:delete ex:service }", "SELECT"),
+    ("SELECT ?s WHERE { ?s ?p '''multi\nline with CLEAR and SERVICE''' }", "SELECT"),
+    ("BASE <http://e/> PREFIX : <http://e/> select ?s { ?s :p ?o FILTER(?o < 3) }", "SELECT"),
+]
+
+
+@pytest.mark.parametrize("query,kind", ALLOWED)
+def test_read_queries_pass_with_their_kind(query, kind):
+    assert check_query(query) == kind
+
+
+def test_syntax_errors_carry_line_and_column():
+    with pytest.raises(InputError) as err:
+        check_query("SELECT ?s WHERE {\n  ?s ?p }")
+    assert err.value.line == 2 and "column" in str(err.value)
+
+
+def test_unknown_prefix_is_named_unless_supplied():
+    with pytest.raises(InputError, match=r"unknown prefix 'foo:'"):
+        check_query("SELECT ?s WHERE { ?s foo:p ?o }")
+    assert check_query("SELECT ?s WHERE { ?s foo:p ?o }", {"foo": "http://foo/"}) == "SELECT"
+
+
+def test_not_a_query():
+    with pytest.raises(InputError):
+        check_query("hello world")
+    with pytest.raises(InputError):
+        check_query("   ")
+
+
+@pytest.fixture
+def store(tmp_path):
+    st = OntologyStore(tmp_path / "onto")
+    p = ox.NamedNode("http://e/p")
+    st.replace_graph("import:numbers", [ox.Triple(ox.NamedNode(f"http://e/{i}"), p, ox.Literal(i)) for i in range(3000)])
+    yield st
+    st.close()
+
+
+def test_row_cap_and_plain_values(store):
+    result = store.run_query("SELECT ?s ?o WHERE { ?s <http://e/p> ?o } ORDER BY ?o", timeout_s=10, row_cap=5)
+    assert result.truncated and len(result.rows) == 5
+    assert result.rows[0] == {"s": "http://e/0", "o": 0}  # IRIs as strings, integers as int
+    full = store.select("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", timeout_s=10, row_cap=5)
+    assert full == [{"n": 3000}]
+
+
+def test_a_runaway_query_is_stopped_at_its_timeout(store):
+    start = time.perf_counter()
+    with pytest.raises(QueryTimeout):
+        store.select("SELECT (COUNT(*) AS ?n) WHERE { ?a ?p ?b . ?c ?q ?d . ?e ?r ?f }", timeout_s=1.0, row_cap=10)
+    assert time.perf_counter() - start < 5
+    # the next query gets a fresh query process
+    assert store.select("ASK { ?s ?p ?o }", timeout_s=10, row_cap=1) == [{"ask": True}]
+
+
+def test_refused_query_leaves_the_store_unchanged(store):
+    before = store.select("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", timeout_s=10, row_cap=1)
+    with pytest.raises(QueryRefused):
+        store.select("DELETE WHERE { ?s ?p ?o }", timeout_s=10, row_cap=1)
+    assert store.select("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", timeout_s=10, row_cap=1) == before
