@@ -84,11 +84,27 @@ class KGSettings(BaseModel):
     neo4j_password: SecretStr = Field(SecretStr(""), description="neo4j: password (prefer "
                                       "POLYRAG_KG__NEO4J_PASSWORD)")
     neo4j_database: str = Field("", description="neo4j: database name; empty = server default")
+    neo4j_batch_bytes: int = Field(32768, ge=512, description="neo4j: most bytes of parameters sent per "
+                                   "write (FalkorDB's Bolt server, the CI stand-in, crashes above ~4 KB)")
+    neo4j_timeout_s: float = Field(10.0, gt=0, description="neo4j: seconds to wait for a connection")
     chunk_size: int = Field(300, ge=8, description="S for KG extraction chunks")
     chunk_overlap: int = Field(100, ge=0, description="O for KG extraction chunks")
     k: int = Field(10, ge=1, description="triples retrieved for a question")
     resolve_threshold: float = Field(0.92, ge=0, le=1, description="cosine above which two entities "
                                      "of compatible type are merged")
+    min_grounding: float = Field(0.5, ge=0, le=1, description="extraction: a triple is kept when this share "
+                                 "of its two ends' words occurs in the source chunk (drops invented entities)")
+    expand: bool = Field(False, description="questions: add the 1-hop relations of the top triples' entities "
+                         "as extra candidates")
+    sufficiency: Literal["auto", "combined", "llm", "signals"] = Field(
+        "auto", description="how Query_kg decides 'sufficient': combined = the LLM's yes/no checked by "
+        "model-free signals (entity match, score, word overlap); signals = the signals alone (the LLM only "
+        "writes the answer); llm = the LLM alone; auto = signals for the tiny default model (its yes/no "
+        "was uninformative in `polyrag bench kg-sufficiency`), else combined")
+    min_score: float = Field(0.4, ge=0, le=1, description="sufficiency: the best triple's cosine must reach "
+                             "this for a yes")
+    overlap_yes: float = Field(0.75, ge=0, le=1, description="sufficiency (combined): a triple covering this "
+                               "share of the question's content words counts as a yes even when the LLM says no")
 
 
 class OntologySettings(BaseModel):
@@ -97,6 +113,55 @@ class OntologySettings(BaseModel):
     row_cap: int = Field(10000, ge=1, description="rows read from any query at most")
     link_threshold: float = Field(0.85, ge=0, le=1, description="similarity above which a mention links "
                                   "to an existing IRI")
+    extract_chunk_size: int = Field(300, ge=8, description="f_ins: tokens per extraction chunk")
+    extract_chunk_overlap: int = Field(100, ge=0, description="f_ins: tokens shared by consecutive chunks")
+    extract_pairs: int = Field(6, ge=1, description="f_ins: class-attribute pairs asked for per chunk (the "
+                               "most similar to the chunk; one LLM call per chunk asks for all of them)")
+    extract_min_grounding: float = Field(0.5, ge=0, le=1, description="f_ins: an extracted name or value is "
+                                         "kept when this share of its words occurs in the chunk")
+
+
+class CompletionSettings(BaseModel):
+    phrase_prompt: str = Field("", description="instruction put before the \"subject relation\" phrases when "
+                               "embedding them (INSTRUCTOR-style models); empty = the embedder's own settings")
+    pca_variance: float = Field(0.5, gt=0, le=1, description="PCA keeps the fewest components explaining this "
+                                "share of the phrases' variance (then clipped to [2, max_dim] and below the "
+                                "smaller layer's phrase count)")
+    max_dim: int = Field(16, ge=2, description="upper bound on the PCA dimension of the Gaussians")
+    covariance: Literal["ledoit_wolf", "oas"] = Field("ledoit_wolf", description="shrinkage covariance "
+                                                      "estimator of the per-layer Gaussians")
+    region: Literal["positive", "quantile", "threshold"] = Field(
+        "positive", description="high-priority region: positive = KG phrases where D(K||O) > D(O||K); "
+        "quantile = the top region_value share of KG triples by priority; threshold = priority > region_value")
+    region_value: float = Field(0.0, ge=0, description="the quantile share (0..1) or the priority threshold")
+    max_region: int = Field(3000, ge=10, description="at most this many distinct phrases are clustered "
+                            "(the highest-priority ones; the distance matrix grows with its square)")
+    k: int = Field(0, ge=0, description="number of k-medoids clusters; 0 = the best silhouette on a grid of "
+                   "six values over [k_min, k_max]")
+    k_min: int = Field(16, ge=2, description="smallest k tried when choosing k")
+    k_max: int = Field(120, ge=2, description="largest k tried when choosing k")
+    min_support: int = Field(3, ge=1, description="clusters backed by fewer KG triples are not proposed")
+    covered_threshold: float = Field(0.85, ge=0, le=1, description="a cluster whose medoid phrase is at "
+                                     "least this cosine-similar to an existing class-attribute phrase is that "
+                                     "attribute reworded, not new knowledge: listed as covered, not proposed")
+    covered_value_share: float = Field(0.3, ge=0, le=1, description="a cluster is also covered when this "
+                                       "share of its typed triples restate values the ontology already holds "
+                                       "for their subjects under one existing attribute")
+    rejected_threshold: float = Field(0.9, ge=0, le=1, description="a cluster whose medoid is this similar "
+                                      "to a rejected proposal's medoid is not proposed again")
+    evidence_shown: int = Field(8, ge=1, description="member triples written per proposal into the "
+                                "proposals file (all of them are kept for apply)")
+    seed: int = Field(0, description="random seed of the k-medoids runs")
+    condense_mode: Literal["cluster", "llm"] = Field("cluster", description="condensation: cluster = "
+                                                     "relation phrases grouped by embedding similarity; llm = "
+                                                     "the f_con prompt decides the groups")
+    condense_k: int = Field(50, ge=1, description="KG triples taken per ontology anchor (class-attribute) "
+                            "when condensing")
+    condense_threshold: float = Field(0.7, ge=0, le=1, description="cosine similarity at which two relation "
+                                      "phrases are taken to mean the same (complete linkage)")
+    condense_max_relations: int = Field(400, ge=1, description="upper bound on distinct relations after "
+                                        "condensation; the relation texts of the smaller groups join the "
+                                        "nearest kept group")
 
 
 class QuerySettings(BaseModel):
@@ -125,6 +190,7 @@ class Settings(BaseSettings):
     kg: KGSettings = Field(default_factory=KGSettings)
     ontology: OntologySettings = Field(default_factory=OntologySettings)
     query: QuerySettings = Field(default_factory=QuerySettings)
+    completion: CompletionSettings = Field(default_factory=CompletionSettings)
 
     @classmethod
     def settings_customise_sources(cls, settings_cls, init_settings, env_settings, dotenv_settings,

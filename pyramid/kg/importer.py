@@ -1,0 +1,191 @@
+"""Reading triple files for `polyrag kg import`: a JSON array, JSON Lines, or CSV.
+
+Field names (first found wins): subject = subject|sub|head|s, relation = relation|rel|predicate|
+p, object = object|obj|tail|o; optional subject_type, object_type, properties (an object; in CSV
+a JSON text), doc_id (or source), chunk_id, confidence. Every row is checked before anything is
+written; a malformed row is reported with its line number, and `on_error` decides: "abort"
+(default: nothing is imported) or "skip" (the good rows are imported, the bad ones listed).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pyramid.corpus import _read_utf8
+from pyramid.errors import InputError
+from pyramid.kg.extract import RawTriple
+
+OnError = Literal["abort", "skip"]
+ALIASES = {"subject": ("subject", "sub", "head", "s"), "relation": ("relation", "rel", "predicate", "p"),
+           "object": ("object", "obj", "tail", "o")}
+MAX_FIELD = 1000  # characters: longer "names" are text, not entities
+
+
+@dataclass
+class ImportRow:
+    line: int
+    triple: RawTriple
+    doc_id: str | None = None
+    chunk_id: str | None = None
+
+
+@dataclass
+class RowError:
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}"
+
+
+@dataclass
+class ImportRead:
+    rows: list[ImportRow] = field(default_factory=list)
+    errors: list[RowError] = field(default_factory=list)
+
+
+def _pick(rec: dict[str, Any], role: str) -> tuple[str | None, Any]:
+    for name in ALIASES[role]:
+        if name in rec:
+            return name, rec[name]
+    return None, None
+
+
+def _row(rec: Any, line: int) -> ImportRow:
+    """One record → ImportRow; ValueError with the reason when malformed."""
+    if not isinstance(rec, dict):
+        raise ValueError(f"expected an object with subject, relation and object, got {type(rec).__name__}")
+    values = {}
+    for role in ("subject", "relation", "object"):
+        name, value = _pick(rec, role)
+        if name is None:
+            raise ValueError(f"no {role} field (looked for {', '.join(ALIASES[role])}; found "
+                             f"{', '.join(rec) or 'nothing'})")
+        if value is None:
+            raise ValueError(f"field '{name}': missing (a row shorter than the header?)")
+        if not isinstance(value, str):
+            raise ValueError(f"field '{name}': expected a string, got {type(value).__name__}")
+        value = " ".join(value.split())
+        if not value:
+            raise ValueError(f"field '{name}': empty {role}")
+        if len(value) > MAX_FIELD:
+            raise ValueError(f"field '{name}': {len(value)} characters (at most {MAX_FIELD})")
+        values[role] = value
+    props = rec.get("properties") or {}
+    if isinstance(props, str):
+        try:
+            props = json.loads(props)
+        except ValueError:
+            raise ValueError("field 'properties': not a JSON object") from None
+    if not isinstance(props, dict):
+        raise ValueError("field 'properties': expected an object")
+    confidence = rec.get("confidence", 1.0)
+    try:
+        confidence = float(confidence if confidence not in ("", None) else 1.0)
+    except (TypeError, ValueError):
+        raise ValueError(f"field 'confidence': not a number ({confidence!r})") from None
+    doc = rec.get("doc_id") or rec.get("source")
+    return ImportRow(line, RawTriple(values["subject"], values["relation"], values["object"],
+                                     str(rec.get("subject_type") or "").upper(),
+                                     str(rec.get("object_type") or "").upper(),
+                                     {str(k): str(v) for k, v in props.items()}, confidence=confidence),
+                     str(doc) if doc else None, str(rec.get("chunk_id") or "") or None)
+
+
+def _json_array(text: str) -> list[tuple[int, Any]]:
+    """(line, element) for each element of a top-level JSON array, keeping line numbers."""
+    dec = json.JSONDecoder()
+    i, n, out = 0, len(text), []
+    line, counted = 1, 0
+
+    def line_at(pos: int) -> int:
+        nonlocal line, counted
+        line += text.count("\n", counted, pos)
+        counted = pos
+        return line
+
+    def skip_ws(pos: int) -> int:
+        while pos < n and text[pos] in " \t\r\n":
+            pos += 1
+        return pos
+
+    i = skip_ws(i)
+    if i >= n or text[i] != "[":
+        raise InputError("expected a JSON array of triples (or use .jsonl for one triple per line)", line=line_at(i))
+    i = skip_ws(i + 1)
+    if i < n and text[i] == "]":
+        return out
+    while True:
+        try:
+            obj, end = dec.raw_decode(text, i)
+        except json.JSONDecodeError as err:
+            raise InputError(f"not valid JSON ({err.msg})", line=line_at(err.pos)) from None
+        out.append((line_at(i), obj))
+        i = skip_ws(end)
+        if i < n and text[i] == ",":
+            i = skip_ws(i + 1)
+        elif i < n and text[i] == "]":
+            return out
+        else:
+            raise InputError("expected ',' or ']' after an element", line=line_at(i))
+
+
+def read_triples(path: Path, fmt: str = "auto") -> ImportRead:
+    """Every row of the file, good ones parsed and bad ones listed; raises InputError if unreadable."""
+    path = Path(path)
+    text = _read_utf8(path)
+    if fmt == "auto":
+        fmt = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}.get(path.suffix.lower(), "")
+        if not fmt:
+            raise InputError("cannot tell the format from the name; pass --format json|jsonl|csv", path=path)
+    out = ImportRead()
+    records: list[tuple[int, Any]] = []
+    if fmt == "json":
+        try:
+            records = _json_array(text)
+        except InputError as err:
+            raise InputError(str(err).split(": ", 1)[-1], path=path, line=err.line) from None
+    elif fmt == "jsonl":
+        for lineno, line in enumerate(text.splitlines(), 1):
+            if line.strip():
+                try:
+                    records.append((lineno, json.loads(line)))
+                except json.JSONDecodeError as err:
+                    out.errors.append(RowError(lineno, f"not valid JSON ({err.msg} at column {err.colno})"))
+    elif fmt == "csv":
+        reader = csv.DictReader(io.StringIO(text, newline=""))
+        if not reader.fieldnames:
+            raise InputError("empty CSV file (a header row is needed)", path=path)
+        for rec in reader:
+            line = reader.line_num
+            if None in rec:
+                out.errors.append(RowError(line, f"{len(reader.fieldnames) + len(rec[None])} cells, header has "
+                                                 f"{len(reader.fieldnames)}"))
+                continue
+            records.append((line, rec))
+    else:
+        raise InputError(f"unknown format '{fmt}' (json, jsonl, csv)", path=path)
+    for line, rec in records:
+        try:
+            out.rows.append(_row(rec, line))
+        except ValueError as err:
+            out.errors.append(RowError(line, str(err)))
+    out.errors.sort(key=lambda e: e.line)
+    return out
+
+
+def check_errors(read: ImportRead, path: Path, on_error: OnError) -> None:
+    """Abort (InputError naming the first bad lines) unless skipping was asked for."""
+    if read.errors and on_error == "abort":
+        shown = "; ".join(str(e) for e in read.errors[:5])
+        more = f" (and {len(read.errors) - 5} more)" if len(read.errors) > 5 else ""
+        raise InputError(f"{len(read.errors)} malformed rows, nothing imported: {shown}{more}. "
+                         "Fix them, or pass --on-error skip to import the other rows", path=path)
+    if not read.rows:
+        raise InputError("no triples found" + (f" ({len(read.errors)} malformed rows)" if read.errors else ""),
+                         path=path)

@@ -1,0 +1,141 @@
+"""Emb_kg: every triple embedded as text, searched by cosine (exact `np.dot` over unit rows).
+
+State is one generation directory (`WS/kg/index/gen-N/`): `vectors.npy` (float32, unit rows),
+`triples.jsonl` (the stored fields shown as evidence) and `meta.json`. The index is derived from
+the graph store: `sync` compares the store's triples with the index by id and text, embeds only
+what is new or changed (the embedder's disk cache makes a re-embed of known text free) and
+commits a new generation. Search reads only this directory, never the store, so its latency is
+one matrix-vector product and a partial sort (measured by `polyrag bench kg-search`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from pyramid.embeddings import Embedder
+from pyramid.errors import WorkspaceError
+from pyramid.kg.model import Entity, Triple
+from pyramid.workspace import Generations
+
+
+@dataclass(frozen=True)
+class TripleHit:
+    triple: Triple
+    score: float           # cosine to the question
+    via: str = "search"    # "search" or "expansion" (a 1-hop neighbour of a hit's entity)
+
+
+@dataclass
+class SyncReport:
+    added: int = 0
+    removed: int = 0
+    kept: int = 0
+    total: int = 0
+
+
+def _to_json(t: Triple) -> str:
+    return json.dumps({"id": t.id, "s": [t.subject.id, t.subject.name, t.subject.norm, t.subject.type],
+                       "r": t.relation, "c": t.canonical, "o": [t.object.id, t.object.name, t.object.norm,
+                                                             t.object.type],
+                       "p": t.properties, "chunk": t.chunk_id, "doc": t.doc_id, "conf": t.confidence},
+                      ensure_ascii=False)
+
+
+def _from_json(line: str) -> Triple:
+    d = json.loads(line)
+    return Triple(d["id"], Entity(*d["s"]), d["r"], Entity(*d["o"]), d["c"], d["p"], d["chunk"], d["doc"],
+                  d["conf"])
+
+
+class TripleIndex:
+    def __init__(self, root: Path, embedder: Embedder) -> None:
+        self.gens = Generations(root)
+        self.embedder = embedder
+        self.triples: list[Triple] = []
+        self.matrix = np.zeros((0, 0), dtype=np.float32)
+        self._row: dict[str, int] = {}
+        self._loaded: Path | None = None
+
+    def load(self) -> TripleIndex:
+        gen = self.gens.current()
+        if gen is None or gen == self._loaded:
+            return self
+        try:
+            with open(gen / "triples.jsonl", encoding="utf-8") as fh:
+                triples = [_from_json(line) for line in fh]
+            matrix = np.load(gen / "vectors.npy")
+        except (OSError, ValueError, KeyError, TypeError) as err:
+            raise WorkspaceError(f"KG index in {gen} is unreadable ({err}); run `polyrag kg build` again") from None
+        if len(triples) != matrix.shape[0]:
+            raise WorkspaceError(f"KG index in {gen}: {len(triples)} triples but {matrix.shape[0]} vectors")
+        self.triples, self.matrix = triples, np.ascontiguousarray(matrix, dtype=np.float32)
+        self._row = {t.id: i for i, t in enumerate(triples)}
+        self._loaded = gen
+        return self
+
+    def __len__(self) -> int:
+        return len(self.triples)
+
+    def row(self, triple_id: str) -> int | None:
+        return self._row.get(triple_id)
+
+    def sync(self, triples: Iterable[Triple], progress=None) -> SyncReport:
+        """Make the index hold exactly `triples` (the store's); embeds only new or changed texts."""
+        self.load()
+        wanted = list({t.id: t for t in triples}.values())
+        texts = [t.text() for t in wanted]
+        old_text = {t.id: (i, t.text()) for i, t in enumerate(self.triples)}
+        report = SyncReport(total=len(wanted))
+        todo = [i for i, (t, text) in enumerate(zip(wanted, texts))
+                if t.id not in old_text or old_text[t.id][1] != text]
+        report.added = len(todo)
+        report.kept = len(wanted) - len(todo)
+        report.removed = len(set(old_text) - {t.id for t in wanted})
+        if not todo and not report.removed and all(  # nothing to embed or drop: only fields may differ
+                self.triples[old_text[t.id][0]] == t for t in wanted) and len(wanted) == len(self.triples):
+            return report
+        dim = self.embedder.dim
+        matrix = np.zeros((len(wanted), dim), dtype=np.float32)
+        fresh = set(todo)
+        keep = [i for i in range(len(wanted)) if i not in fresh]
+        if keep and self.matrix.size:
+            matrix[keep] = self.matrix[[old_text[wanted[i].id][0] for i in keep]]
+        if todo:
+            task = progress.task("embedding triples", len(todo)) if progress else None
+            matrix[todo] = self.embedder.embed([texts[i] for i in todo], kind="document",
+                                               progress=task.advance if task else None)
+            if task:
+                task.done()
+        with self.gens.commit() as gen:
+            with open(gen / "triples.jsonl", "w", encoding="utf-8") as fh:
+                fh.writelines(_to_json(t) + "\n" for t in wanted)
+            np.save(gen / "vectors.npy", matrix)
+            (gen / "meta.json").write_text(json.dumps({"model": self.embedder.model_id, "dim": dim,
+                                                       "triples": len(wanted)}), encoding="utf-8")
+        self.load()
+        return report
+
+    def search(self, query_vector: np.ndarray, k: int) -> list[TripleHit]:
+        """Top-k triples by cosine; `query_vector` is unit-length."""
+        n = len(self.triples)
+        if not n:
+            return []
+        k = min(k, n)
+        # np.dot, not `@`: for a matrix-vector product it skips a slow threading path (DESIGN.md).
+        scores = np.dot(self.matrix, query_vector)
+        idx = np.argpartition(-scores, k - 1)[:k] if k < n else np.arange(n)
+        idx = idx[np.argsort(-scores[idx], kind="stable")]
+        return [TripleHit(self.triples[i], float(scores[i])) for i in idx]
+
+    def score(self, triple_ids: Iterable[str], query_vector: np.ndarray) -> dict[str, float]:
+        """Cosine of indexed triples (by id) to the query; ids not indexed are left out."""
+        rows = [(tid, r) for tid in triple_ids if (r := self._row.get(tid)) is not None]
+        if not rows:
+            return {}
+        sims = np.dot(self.matrix[[r for _, r in rows]], query_vector)
+        return {tid: float(s) for (tid, _), s in zip(rows, sims)}

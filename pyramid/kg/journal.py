@@ -1,0 +1,70 @@
+"""The extraction journal: what a KG build has done per chunk, so a stopped build resumes.
+
+One JSON line per finished chunk (`WS/kg/extract-<mode>.jsonl`), flushed and fsynced as it is
+written: {chunk_id, doc_id, hash, version, status: ok|failed, triples | error, usage}. The last line
+of a chunk wins. A chunk is skipped on resume when its last entry is `ok` for the same text hash
+and extractor version (prompts, schemas, model); failed chunks (e.g. a reply that failed its schema
+after the retries) are tried again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from pyramid.chunker import Chunk
+from pyramid.errors import WorkspaceError
+from pyramid.kg.extract import ChunkExtraction, RawTriple, extraction_to_json
+
+
+def chunk_hash(chunk: Chunk) -> str:
+    return hashlib.sha256(chunk.text.encode("utf-8")).hexdigest()[:16]
+
+
+class ExtractionJournal:
+    def __init__(self, path: Path, version: str = "") -> None:
+        self.path, self.version = Path(path), version
+        self.entries: dict[str, dict[str, Any]] = {}
+        if self.path.exists():
+            with open(self.path, encoding="utf-8") as fh:
+                for lineno, line in enumerate(fh, 1):
+                    if not line.strip():
+                        continue
+                    try:
+                        e = json.loads(line)
+                        self.entries[e["chunk_id"]] = e
+                    except (ValueError, KeyError):
+                        # a line cut by a crash mid-write is the last one: ignore it, else refuse
+                        if fh.readline():
+                            raise WorkspaceError(f"{self.path}, line {lineno}: unreadable journal entry; "
+                                                 "delete the file to extract again") from None
+
+    def done(self, chunk: Chunk) -> bool:
+        e = self.entries.get(chunk.id)
+        return (e is not None and e["status"] == "ok" and e["hash"] == chunk_hash(chunk)
+                and e.get("version", "") == self.version)
+
+    def failed(self) -> list[str]:
+        return [cid for cid, e in self.entries.items() if e["status"] == "failed"]
+
+    def triples(self, chunk_id: str) -> list[RawTriple]:
+        return [RawTriple.from_dict(t) for t in self.entries[chunk_id].get("triples", [])]
+
+    def _append(self, entry: dict[str, Any]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.path, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(entry, ensure_ascii=False) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        self.entries[entry["chunk_id"]] = entry
+
+    def record_ok(self, chunk: Chunk, ex: ChunkExtraction) -> None:
+        self._append({**extraction_to_json(ex), "hash": chunk_hash(chunk), "version": self.version,
+                      "status": "ok"})
+
+    def record_failure(self, chunk: Chunk, error: str) -> None:
+        self._append({"chunk_id": chunk.id, "doc_id": chunk.doc_id, "hash": chunk_hash(chunk),
+                      "version": self.version, "status": "failed", "error": error[:500]})

@@ -1,0 +1,330 @@
+"""The knowledge-graph layer (K): build by extraction or import, search triples, report stats.
+
+    KGLayer(ws, embedder)
+      .build(llm, mode="cascade"|"single", progress=)  documents → chunks (S=300, O=100) → f_kg →
+                                                        entity resolution → graph store → index
+      .import_file(path, on_error="abort"|"skip")       JSON / JSONL / CSV triples → same path
+      .search(question, k=, expand=)                    Emb_kg top-k (+ 1-hop expansion)
+      .stats() / .store() / .sync_index()
+
+On disk (`WS/kg/`): the Kùzu database `graph.kuzu` (or a Neo4j server), the triple index
+generations `index/`, the extraction journals `extract-<mode>.jsonl`, and `state.json` (the
+documents and files loaded, by content hash). Build order makes a stop at any point safe: the
+journal is written per chunk; a document's triples are replaced (delete by document, then upsert,
+both idempotent) and only then recorded in `state.json`, so a rerun redoes exactly what is missing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+
+from pyramid.chunker import Chunk, Chunker
+from pyramid.config import KGSettings
+from pyramid.corpus_store import CorpusStore
+from pyramid.embeddings import Embedder
+from pyramid.errors import WorkspaceError
+from pyramid.kg.extract import Extractor, Mode, RawTriple
+from pyramid.kg.importer import OnError, check_errors, read_triples
+from pyramid.kg.index import SyncReport, TripleHit, TripleIndex
+from pyramid.kg.journal import ExtractionJournal
+from pyramid.kg.model import Entity, Triple
+from pyramid.kg.resolve import EntityResolver, compatible, similar_pairs
+from pyramid.kg.store import CypherStore, make_store
+from pyramid.llm import LLM, LLMError
+from pyramid.progress import NullProgress, Progress
+from pyramid.usage import Usage
+from pyramid.workspace import Workspace, atomic_write_json
+
+LAYER = "kg"
+STATE = "state.json"
+Resolve = Literal["embedding", "exact"]
+DUPLICATE_HINT = 0.85  # stats: entity pairs at least this similar (and unmerged) are shown as likely duplicates
+
+
+@dataclass
+class Loaded:
+    """Triples placed in the store by one build or import."""
+
+    triples: int = 0
+    entities: int = 0
+    resolution: dict[str, Any] = field(default_factory=dict)
+    index: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class BuildReport:
+    mode: str
+    documents: int = 0                 # documents (re)loaded
+    documents_removed: int = 0
+    documents_pending: int = 0         # held back because one of their chunks failed
+    chunks: int = 0
+    chunks_extracted: int = 0          # by the LLM in this run
+    chunks_resumed: int = 0            # done by an earlier run (journal)
+    failed_chunks: list[str] = field(default_factory=list)
+    triples_extracted: int = 0
+    dropped_ungrounded: int = 0
+    duplicates_dropped: int = 0
+    loaded: Loaded = field(default_factory=Loaded)
+    totals: dict[str, int] = field(default_factory=dict)
+    usage: Usage = field(default_factory=Usage)
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["usage"] = self.usage.to_dict()
+        return d
+
+
+@dataclass
+class ImportReport:
+    file: str
+    rows: int = 0
+    skipped: list[str] = field(default_factory=list)   # "line N: reason"
+    loaded: Loaded = field(default_factory=Loaded)
+    totals: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Sourced:
+    """A raw triple with where it came from."""
+
+    triple: RawTriple
+    doc_id: str
+    chunk_id: str | None
+
+
+class KGLayer:
+    def __init__(self, ws: Workspace, embedder: Embedder, cfg: KGSettings | None = None) -> None:
+        self.ws = ws
+        self.embedder = embedder
+        self.cfg = cfg or ws.settings.kg
+        self.dir = ws.layer_dir(LAYER)
+        self._store: CypherStore | None = None
+
+    # ------------------------------------------------------------------ parts
+    @cached_property
+    def index(self) -> TripleIndex:
+        return TripleIndex(self.dir / "index", self.embedder).load()
+
+    @cached_property
+    def chunker(self) -> Chunker:
+        return Chunker(self.embedder.tokenizer, self.cfg.chunk_size, self.cfg.chunk_overlap)
+
+    def store(self, *, write: bool = False) -> CypherStore:
+        """The graph store; read-only unless `write` (an open writer also serves reads)."""
+        if self._store is not None and (self._store.read_only and write):
+            self.close()
+        if self._store is None:
+            self._store = make_store(self.cfg, self.dir, read_only=not write)
+        return self._store
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+    @property
+    def exists(self) -> bool:
+        return self.index.gens.current() is not None
+
+    def _state(self) -> dict[str, Any]:
+        path = self.dir / STATE
+        if not path.exists():
+            return {"docs": {}, "imports": {}}
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except ValueError as err:
+            raise WorkspaceError(f"{path}: not valid JSON ({err})") from None
+
+    def resolver(self, resolve: Resolve = "embedding") -> EntityResolver:
+        return EntityResolver(self.embedder if resolve == "embedding" else None, self.cfg.resolve_threshold)
+
+    # ------------------------------------------------------------------ loading (build and import)
+    def _load(self, store: CypherStore, items: list[Sourced], resolve: Resolve, progress: Progress) -> Loaded:
+        """Resolve the entities of `items` against the store's, upsert the triples."""
+        mentions = [(s.triple.head, s.triple.head_type) for s in items] + \
+                   [(s.triple.tail, s.triple.tail_type) for s in items]
+        entity_of, rep = self.resolver(resolve).resolve(mentions, store.entities(), progress=progress)
+        triples: dict[str, Triple] = {}
+        for s in items:
+            r = s.triple
+            subj = entity_of[(" ".join(r.head.split()), r.head_type)]
+            obj = entity_of[(" ".join(r.tail.split()), r.tail_type)]
+            if subj.id == obj.id:
+                continue  # resolution made it a self-loop: the two ends were one thing
+            # One triple per fact and document: the same fact read in two overlapping chunks is one edge.
+            t = Triple.make(subj, r.relation, obj, source=s.doc_id, properties=r.properties,
+                            chunk_id=s.chunk_id, doc_id=s.doc_id, confidence=r.confidence, canonical=r.canonical)
+            triples.setdefault(t.id, t)
+        store.upsert(entity_of.values(), triples.values())
+        return Loaded(triples=len(triples), entities=len({e.id for e in entity_of.values()}),
+                      resolution=rep.to_dict())
+
+    def _finish(self, store: CypherStore, step: str, seconds: float, usage: Usage | None,
+                progress: Progress) -> tuple[dict[str, int], SyncReport]:
+        sync = self.index.sync(store.iter_triples(), progress=progress)
+        st = store.stats()
+        totals = {"triples": st.triples, "entities": st.entities, "relations": st.relations,
+                  "canonical_relations": st.canonical_relations, "documents": st.documents}
+        self.ws.record_step(step, seconds=seconds, usage=usage, layer=LAYER, counts=totals,
+                            versions={"kg_backend": self.cfg.backend, "embedding_model": self.embedder.model_id})
+        return totals, sync
+
+    # ------------------------------------------------------------------ build
+    def build(self, llm: LLM, *, mode: Mode = "cascade", progress: Progress | None = None,
+              limit: int | None = None) -> BuildReport:
+        """Extract triples from the workspace's documents (only new or changed ones); resumable.
+
+        `limit` takes the first N documents (benchmarks). Failed chunks are journalled and retried by
+        the next build; their documents are not loaded until every chunk has succeeded.
+        """
+        progress = progress or NullProgress()
+        start = time.perf_counter()
+        report = BuildReport(mode=mode)
+        extractor = Extractor(llm, mode, self.cfg.min_grounding)
+        with self.ws.writing("kg.build"), llm.meter.scope() as usage:
+            docs = CorpusStore(self.ws).documents()
+            if not docs:
+                raise WorkspaceError(f"workspace {self.ws.root} has no documents; add them with "
+                                     "`polyrag index WS --docs PATH` first")
+            docs = docs[:limit] if limit else docs
+            state = self._state()
+            loaded = state["docs"]
+            # a document is redone when its text or the extractor (prompts, schemas, model, mode) changed
+            key = {d.id: f"{d.content_hash}:{extractor.version}" for d in docs}
+            todo = [d for d in docs if loaded.get(d.id) != key[d.id]]
+            removed = [] if limit else [d for d in loaded if d not in {x.id for x in docs}]
+            chunks = self.chunker.chunk_many(todo) if todo else []
+            report.chunks = len(chunks)
+            journal = ExtractionJournal(self.dir / f"extract-{mode}.jsonl", extractor.version)
+            pending = [c for c in chunks if not journal.done(c)]
+            report.chunks_resumed = len(chunks) - len(pending)
+            task = progress.task(f"extracting triples ({mode})", len(pending))
+            for chunk in pending:
+                try:
+                    ex = extractor.extract(chunk)
+                    journal.record_ok(chunk, ex)
+                    report.chunks_extracted += 1
+                except LLMError as err:  # recorded; the next build retries this chunk
+                    journal.record_failure(chunk, f"{type(err).__name__}: {err}")
+                task.advance()
+            task.done()
+
+            by_doc: dict[str, list[Chunk]] = {}
+            for c in chunks:
+                by_doc.setdefault(c.doc_id, []).append(c)
+            ready, items = [], []
+            for d in todo:
+                cs = by_doc.get(d.id, [])
+                if all(journal.done(c) for c in cs):
+                    ready.append(d)
+                    for c in cs:
+                        entry = journal.entries[c.id]
+                        report.dropped_ungrounded += entry.get("dropped_ungrounded", 0)
+                        report.duplicates_dropped += entry.get("duplicates_dropped", 0)
+                        items += [Sourced(t, d.id, c.id) for t in journal.triples(c.id)]
+                else:
+                    report.failed_chunks += [c.id for c in cs if not journal.done(c)]
+                    report.documents_pending += 1
+            report.triples_extracted = len(items)
+
+            store = self.store(write=True)
+            store.delete_documents([d.id for d in ready if d.id in loaded] + removed)
+            report.loaded = self._load(store, items, "embedding", progress) if items else Loaded()
+            for d in ready:
+                loaded[d.id] = key[d.id]
+            for d in removed:
+                loaded.pop(d, None)
+            report.documents, report.documents_removed = len(ready), len(removed)
+            report.totals, sync = self._finish(store, "kg.build", time.perf_counter() - start, usage, progress)
+            report.loaded.index = asdict(sync)
+            atomic_write_json(self.dir / STATE, state)
+        report.usage = usage.model_copy()
+        report.seconds = time.perf_counter() - start
+        return report
+
+    # ------------------------------------------------------------------ import
+    def import_file(self, path: Path, *, fmt: str = "auto", on_error: OnError = "abort",
+                    resolve: Resolve = "embedding", progress: Progress | None = None) -> ImportReport:
+        """Load a triple file; a re-import of the same file replaces its triples."""
+        progress = progress or NullProgress()
+        start = time.perf_counter()
+        path = Path(path)
+        read = read_triples(path, fmt)
+        check_errors(read, path, on_error)
+        report = ImportReport(file=str(path), rows=len(read.rows), skipped=[str(e) for e in read.errors])
+        default_doc = f"import:{path.name}"
+        items = [Sourced(r.triple, r.doc_id or default_doc, r.chunk_id) for r in read.rows]
+        with self.ws.writing("kg.import"):
+            state = self._state()
+            store = self.store(write=True)
+            docs = sorted({s.doc_id for s in items})
+            store.delete_documents(docs)
+            report.loaded = self._load(store, items, resolve, progress)
+            report.totals, sync = self._finish(store, "kg.import", time.perf_counter() - start, None, progress)
+            report.loaded.index = asdict(sync)
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+            state["imports"][path.name] = {"hash": digest, "documents": docs[:20], "rows": len(read.rows)}
+            atomic_write_json(self.dir / STATE, state)
+        report.seconds = time.perf_counter() - start
+        return report
+
+    def sync_index(self, progress: Progress | None = None) -> SyncReport:
+        """Bring the triple index up to the store (after renames or merges made on the store)."""
+        with self.ws.writing("kg.index"):
+            return self.index.sync(self.store(write=True).iter_triples(), progress=progress)
+
+    # ------------------------------------------------------------------ reading
+    def _require(self) -> None:
+        if not self.exists:
+            raise WorkspaceError(f"workspace {self.ws.root} has no knowledge graph yet; run "
+                                 "`polyrag kg build` or `polyrag kg import` first")
+
+    def search(self, query: str, *, k: int | None = None, expand: bool = False,
+               query_vector: np.ndarray | None = None, expand_limit: int = 50) -> list[TripleHit]:
+        """Top-k triples by cosine to `query`; with `expand`, the 1-hop relations of the hits'
+        entities are scored the same way and added as candidates (marked via="expansion")."""
+        self._require()
+        k = k or self.cfg.k
+        q = self.embedder.embed_one(query, kind="query") if query_vector is None else query_vector
+        hits = self.index.search(q, k)
+        if not expand or not hits:
+            return hits
+        ids = list(dict.fromkeys(e for h in hits for e in (h.triple.subject.id, h.triple.object.id)))
+        have = {h.triple.id for h in hits}
+        extra = [t for t in self.store().neighbours(ids, hops=1, limit=expand_limit) if t.id not in have]
+        scores = self.index.score([t.id for t in extra], q)
+        more = sorted((TripleHit(t, scores[t.id], "expansion") for t in extra if t.id in scores),
+                      key=lambda h: -h.score)
+        return hits + more
+
+    def stats(self, top: int = 10, duplicates: int = 10) -> dict[str, Any]:
+        """Counts, most frequent relations, and likely duplicate entities (similar names left apart)."""
+        store = self.store()
+        st = store.stats()
+        relations: dict[str, int] = {}
+        for r in store.relations():
+            relations[r.relation] = relations.get(r.relation, 0) + r.count
+        top_rel = sorted(relations.items(), key=lambda kv: -kv[1])[:top]
+        return {"backend": self.cfg.backend, **asdict(st), "indexed_triples": len(self.index),
+                "top_relations": top_rel, "likely_duplicates": self.likely_duplicates(store.entities(), duplicates)}
+
+    def likely_duplicates(self, entities: list[Entity], n: int) -> list[tuple[str, str, float]]:
+        """The `n` most similar pairs of distinct, compatible entities above DUPLICATE_HINT."""
+        if len(entities) < 2 or n <= 0:
+            return []
+        vecs = self.embedder.embed([e.norm or e.name for e in entities], kind="document")
+        best = [(s, a, b) for s, a, b in similar_pairs(vecs, DUPLICATE_HINT) if compatible(entities[a], entities[b])]
+        return [(entities[a].name, entities[b].name, round(s, 3)) for s, a, b in best[:n]]

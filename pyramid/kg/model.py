@@ -1,0 +1,122 @@
+"""Typed values of the KG layer: `Entity`, `Triple`, and the names and ids derived from them.
+
+Ids are deterministic so that re-running a build or an import upserts instead of duplicating:
+an entity's id comes from its normalised name, a triple's id from its source, ends and relation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import unicodedata
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+# Honorifics and titles dropped by normalisation ("Dr Margo Turnbull" = "Margo Turnbull"); the
+# PolyU KG writes them in front ("Ir Prof.") and behind ("(Dr)") a name.
+TITLES = frozenset(["dr", "prof", "professor", "mr", "mrs", "ms", "miss", "mx", "sir", "dame", "ir", "madam", "rev", "the"])
+_PUNCT = re.compile(r"[^\w\s]+", re.UNICODE)
+_SPACE = re.compile(r"\s+")
+_NOT_NAME = re.compile(r"[^a-z0-9]+")
+
+
+def normalise_name(name: str) -> str:
+    """Case, punctuation and titles folded away: the key of exact entity resolution."""
+    text = unicodedata.normalize("NFKC", name).casefold().replace("'s ", " ")
+    words = _PUNCT.sub(" ", text).split()
+    kept = [w for w in words if w not in TITLES]
+    # A name made only of titles ("Dr", "The") keeps them rather than becoming empty.
+    return " ".join(kept or words)
+
+
+def canonical_name(relation: str) -> str:
+    """The default canonical relation name: 'is a member of' → 'is_a_member_of'."""
+    folded = unicodedata.normalize("NFKD", relation).encode("ascii", "ignore").decode().lower()
+    return _NOT_NAME.sub("_", folded).strip("_") or _SPACE.sub("_", relation.strip().lower())
+
+
+def _digest(*parts: str) -> str:
+    return hashlib.sha1("\x1f".join(parts).encode("utf-8")).hexdigest()[:16]
+
+
+def entity_id(norm: str) -> str:
+    return "e" + _digest(norm)
+
+
+def triple_id(subject_id: str, relation: str, object_id: str, source: str) -> str:
+    """Same source, ends and relation text = same triple (the upsert key)."""
+    return "t" + _digest(subject_id, relation.strip().lower(), object_id, source)
+
+
+@dataclass(frozen=True)
+class Entity:
+    id: str
+    name: str
+    norm: str
+    type: str = ""   # "" = unknown, compatible with every type
+
+    @classmethod
+    def named(cls, name: str, type: str = "") -> Entity:
+        norm = normalise_name(name)
+        return cls(entity_id(norm), " ".join(name.split()), norm, type.strip().upper())
+
+
+@dataclass(frozen=True)
+class Triple:
+    """One edge: subject —relation→ object, with its provenance and extra properties."""
+
+    id: str
+    subject: Entity
+    relation: str                 # the text as extracted or imported
+    object: Entity
+    canonical: str = ""           # canonical relation name (condensation may rename it)
+    properties: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+    chunk_id: str | None = None
+    doc_id: str | None = None
+    confidence: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not self.relation.strip():
+            raise ValueError(f"triple {self.id}: empty relation")
+        if not self.canonical:
+            object.__setattr__(self, "canonical", canonical_name(self.relation))
+
+    @classmethod
+    def make(cls, subject: Entity, relation: str, obj: Entity, *, source: str, properties: dict | None = None,
+             chunk_id: str | None = None, doc_id: str | None = None, confidence: float = 1.0,
+             canonical: str = "") -> Triple:
+        relation = " ".join(relation.split())
+        return cls(triple_id(subject.id, relation, obj.id, source), subject, relation, obj, canonical,
+                   dict(properties or {}), chunk_id, doc_id, confidence)
+
+    def with_ends(self, subject: Entity, obj: Entity) -> Triple:
+        return replace(self, subject=subject, object=obj)
+
+    def text(self) -> str:
+        """What Emb_kg embeds: 'subject relation object (key: value; ...)'."""
+        base = f"{self.subject.name} {self.relation} {self.object.name}"
+        if self.properties:
+            base += " (" + "; ".join(f"{k}: {v}" for k, v in sorted(self.properties.items())) + ")"
+        return base
+
+    def props_json(self) -> str:
+        # Properties travel as one JSON string: Neo4j forbids map-valued properties and Kùzu needs a
+        # fixed schema, so a string is the one portable shape.
+        return json.dumps(self.properties, ensure_ascii=False, sort_keys=True)
+
+
+@dataclass(frozen=True)
+class RelationCount:
+    canonical: str
+    relation: str
+    count: int
+
+
+@dataclass(frozen=True)
+class StoreStats:
+    entities: int
+    triples: int
+    relations: int               # distinct relation texts
+    canonical_relations: int     # distinct canonical names
+    documents: int
