@@ -244,6 +244,7 @@ def _register_features() -> None:
 
     register_ontology(app, bench_app)
     register_kg(app, bench_app)
+    __import__("completion.commands").commands.register(app, bench_app)  # complete ..., kg condense, bench completion
 
 
 _register_features()

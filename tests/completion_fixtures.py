@@ -1,0 +1,61 @@
+"""A small pyramid for completion tests: a STAFF/DEPARTMENT ontology and a KG about the same people.
+
+The KG says, for every staff member, things the ontology has an attribute for (position, works for)
+and things it has none for (research interests, e-mail), under several wordings each, plus a few
+triples about untyped subjects. Names are written differently in the two layers ('Prof. Ada CHAN'
+in the KG, 'Ada Chan' in the ontology), as in the PolyU data.
+"""
+
+from __future__ import annotations
+
+from completion.types import KGTriple
+
+BASE = "http://example.org/"
+FIRST = ["Ada", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kay", "Lou", "Max", "Ned",
+         "Oli", "Pam", "Quin", "Rae", "Sam", "Tia"]
+LAST = ["Chan", "Wong", "Lee", "Lam", "Ho", "Ng", "Tang", "Yip", "Kwok", "Lau"]
+TOPICS = ["machine learning", "optics", "fluid mechanics", "tourism economics", "nursing education",
+          "urban design", "corpus linguistics", "battery materials", "supply chains", "rehabilitation"]
+POSITIONS = ["Professor", "Associate Professor", "Assistant Professor"]
+DEPTS = {"COMP": "Department of Computing", "SD": "School of Design"}
+
+
+def staff() -> list[tuple[str, str, str, str]]:
+    """(local id, ontology label, KG name, department key) for 20 people."""
+    out = []
+    for i, first in enumerate(FIRST):
+        last = LAST[i % len(LAST)]
+        title = ["Prof.", "Dr", "Ir Prof."][i % 3]
+        out.append((f"S{i:02d}", f"{first} {last}", f"{title} {first} {last.upper()}", "COMP" if i % 2 else "SD"))
+    return out
+
+
+def ontology_ttl() -> str:
+    lines = [f"@prefix base: <{BASE}> .", "@prefix owl: <http://www.w3.org/2002/07/owl#> .",
+             "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .", "",
+             "base:STAFF a owl:Class .", "base:DEPARTMENT a owl:Class .",
+             "base:has_name a owl:DatatypeProperty ; rdfs:domain base:STAFF .",
+             "base:has_position a owl:DatatypeProperty ; rdfs:domain base:STAFF .",
+             "base:works_for a owl:ObjectProperty ; rdfs:domain base:STAFF ; rdfs:range base:DEPARTMENT .", ""]
+    for key, label in DEPTS.items():
+        lines.append(f'base:{key} a base:DEPARTMENT ; rdfs:label "{label}" .')
+    for i, (sid, label, _, dept) in enumerate(staff()):
+        lines.append(f'base:{sid} a base:STAFF ; rdfs:label "{label}" ; base:has_name "{label}" ; '
+                     f'base:has_position "{POSITIONS[i % 3]}" ; base:works_for base:{dept} .')
+    return "\n".join(lines) + "\n"
+
+
+def kg_triples() -> list[KGTriple]:
+    rows: list[tuple[str, str, str]] = []
+    interest = ["has research interests in", "has research interest in", "research interests include"]
+    email = ["has email address", "has email", "has an email address"]
+    for i, (sid, label, name, dept) in enumerate(staff()):
+        for j in range(2):
+            rows.append((name, interest[(i + j) % 3], TOPICS[(i + 3 * j) % len(TOPICS)]))
+        rows.append((name, email[i % 3], f"{label.split()[0].lower()}@example.edu"))
+        rows.append((name, "is a", POSITIONS[i % 3]))
+        rows.append((name, "is a staff member in", DEPTS[dept]))
+    rows += [("PolyU", "is located in", "Hung Hom"), ("The Hong Kong Polytechnic University", "is located in",
+             "Kowloon"), ("Hung Hom", "is a district of", "Kowloon"), ("PolyU Library", "opens at", "8 am")]
+    return [KGTriple(f"t{n:03d}", s, r, o, chunk_id=f"c{n // 5}", doc_id=f"d{n // 25}")
+            for n, (s, r, o) in enumerate(rows)]
