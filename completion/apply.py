@@ -85,7 +85,8 @@ def _class(p: Proposal, items: list[Assertion], view: OntologyView) -> tuple[lis
 
 
 def plan(accepted: list[Proposal], assertions: dict[str, list[Assertion]], view: OntologyView):
-    """Schema and instance statements for the accepted proposals; raises ReviewError on any clash."""
+    """Schema statements, and instance statements per proposal id, for the accepted proposals;
+    raises ReviewError on any clash."""
     existing = _terms(view)
     classes = set(view.classes)
     seen: dict[str, str] = {}
@@ -99,7 +100,7 @@ def plan(accepted: list[Proposal], assertions: dict[str, list[Assertion]], view:
         if p.kind == "class":
             classes.add(resolve(p.name, view.base))   # an attribute accepted together may use it
     schema: list[Statement] = []
-    facts: list[Statement] = []
+    facts: dict[str, list[Statement]] = {}
     skipped = 0
     for p in sorted(accepted, key=lambda x: x.kind != "class"):
         if p.kind == "class":
@@ -108,8 +109,8 @@ def plan(accepted: list[Proposal], assertions: dict[str, list[Assertion]], view:
             s, f, n = _attribute(p, assertions.get(p.id, []), view, classes)
             skipped += n
         schema += s
-        facts += f
-    return schema, list(dict.fromkeys(facts)), skipped
+        facts[p.id] = list(dict.fromkeys(f))
+    return schema, facts, skipped
 
 
 def apply_accepted(files: CompletionFiles, target: OntologyTarget) -> ApplyReport:
@@ -126,14 +127,15 @@ def apply_accepted(files: CompletionFiles, target: OntologyTarget) -> ApplyRepor
                               "applied); accept some with `polyrag complete accept ID`")
         view = target.view()
         schema, facts, skipped = plan(accepted, files.load_assertions({p.id for p in accepted}), view)
-        before = [s.nt() for s in target.schema()]
+        before = target.schema()
         outcome = target.apply(schema, facts)          # all or nothing, then reasoning
-        after = [s.nt() for s in target.schema()]
+        after = target.schema()
+        instances = sum(len(f) for f in facts.values())
         history = SchemaHistory(files.history)
         version = history.record(before, after, created=now(), proposals=[p.id for p in accepted],
-                                 instances=len(facts))
+                                 instances=instances)
         for p in accepted:
             p.status, p.version, p.decided = "applied", version.number, now()
         files.save(doc)
         files.save_state(state)
-        return ApplyReport(version, [p.id for p in accepted], len(schema), len(facts), skipped, outcome)
+        return ApplyReport(version, [p.id for p in accepted], len(schema), instances, skipped, outcome)

@@ -1,10 +1,15 @@
 """k-medoids (FasterPAM, `kmedoids` package) over phrase vectors with cosine distances.
 
 k is given, or chosen by the silhouette: FasterPAM runs for k on an evenly spaced grid of at most
-GRID values in [k_min, k_max] (each run costs O(n²) per pass, so every k in a wide range would
-dominate the run time), and the k with the highest mean silhouette (Rousseeuw 1987, computed on the
-same distance matrix) wins; ties go to the smaller k. Medoids are actual phrases, which is why
-k-medoids and not k-means: a medoid can be read as the cluster's suggested name.
+GRID values in [lo, hi] (each run costs O(n²) per pass, so every k in a wide range would dominate the
+run time), and the k with the highest mean silhouette (Rousseeuw 1987, computed on the same distance
+matrix) wins; ties go to the smaller k. Medoids are actual phrases, which is why k-medoids and not
+k-means: a medoid can be read as the cluster's suggested name.
+
+The range adapts to the number n of phrases, so clusters hold on average between 2 and 20 phrases
+when n is small: lo = min(k_min, max(2, n // 20)), hi = min(k_max, n // 2, n − 1) (hi ≥ 2).
+With the defaults (16, 120) and PolyU's 3,000 region phrases this is [16, 120]; with 10 phrases it is
+[2, 5] — not k = 9 alone, which would split every group of paraphrases into near-singletons.
 """
 
 from __future__ import annotations
@@ -35,11 +40,12 @@ def cosine_distances(vectors: np.ndarray) -> np.ndarray:
 
 
 def k_grid(k_min: int, k_max: int, n: int) -> list[int]:
-    hi = min(k_max, n - 1)
-    lo = min(k_min, hi)
+    """The k values tried for n phrases (the rule is in the module docstring)."""
+    hi = min(k_max, max(2, n // 2), n - 1)
+    lo = min(k_min, max(2, n // 20), hi)
     if hi < 2:
         return []
-    return sorted({round(x) for x in np.linspace(max(lo, 2), hi, num=GRID)})
+    return sorted({round(x) for x in np.linspace(lo, hi, num=GRID)})
 
 
 def _run(dist: np.ndarray, k: int, seed: int):

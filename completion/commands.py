@@ -22,6 +22,13 @@ def _console():
     return Console(), Console(stderr=True)
 
 
+def _e(value) -> str:
+    """User data (names, relations, ids, paths) printed through rich: '[chunk c0]' is text, not markup."""
+    from rich.markup import escape
+
+    return escape(str(value))
+
+
 def _session(workspace: Path):
     from pyramid.session import Session
     from pyramid.workspace import Workspace
@@ -45,31 +52,36 @@ def print_proposals(out, proposals, *, limit: int = 25) -> None:
     for p in proposals[:limit]:
         subjects = p.typed_subjects if p.kind == "attribute" else p.subjects
         flag = " (generic)" if p.generic else ""
-        table.add_row(str(p.rank), p.id, p.status, display_name(p) + flag, str(p.triples), str(subjects),
-                      f"{p.score:.1f}", p.medoid[:50])
+        table.add_row(str(p.rank), _e(p.id), p.status, _e(display_name(p)) + flag, str(p.triples), str(subjects),
+                      f"{p.score:.1f}", _e(p.medoid[:50]))
     out.print(table)
 
 
 def print_one(out, p) -> None:
     from completion.proposals import display_name
 
-    out.print(f"[bold]{p.id}[/] ({p.status}) {p.kind}: {display_name(p)}  label '{p.label}'", highlight=False)
-    out.print(f"rank {p.rank}, score {p.score:.2f}, mean priority {p.priority:.3g}; {p.triples} triples, "
-              f"{p.subjects} subjects ({p.typed_subjects} typed); medoid '{p.medoid}'")
+    out.print(f"[bold]{_e(p.id)}[/] ({p.status}) {p.kind}: {_e(display_name(p))}  label '{_e(p.label)}'",
+              highlight=False)
+
+    def say(text: str) -> None:   # user data through and through: plain text, one line per item
+        out.print(text, markup=False, highlight=False, soft_wrap=True)
+
+    say(f"rank {p.rank}, score {p.score:.2f}, mean priority {p.priority:.3g}; {p.triples} triples, "
+        f"{p.subjects} subjects ({p.typed_subjects} typed); medoid '{p.medoid}'")
     if p.covered_by:
-        out.print(f"covered by the existing attribute {p.covered_by}")
+        say(f"covered by the existing attribute {p.covered_by}")
     if p.generic:
-        out.print("generic: most of its triples use a relation of function words only")
-    out.print("relations: " + "; ".join(f"{r.text} ({r.count})" for r in p.relations))
-    out.print("evidence:")
+        say("generic: most of its triples use a relation of function words only")
+    say("relations: " + "; ".join(f"{r.text} ({r.count})" for r in p.relations))
+    say("evidence:")
     for e in p.evidence:
         src = f"  [chunk {e.chunk_id}, document {e.doc_id}]" if e.chunk_id or e.doc_id else ""
-        out.print(f"  {e.triple_id}: ({e.subject}, {e.relation}, {e.object}){src}", highlight=False)
-    out.print(f"would add {p.instances} instance statements, e.g.:")
+        say(f"  {e.triple_id}: ({e.subject}, {e.relation}, {e.object}){src}")
+    say(f"would add {p.instances} instance statements, e.g.:")
     for s in p.instance_sample:
-        out.print(f"  {s.subject_iri or s.subject} —{p.name}→ {s.object_iri or s.object}", highlight=False)
+        say(f"  {s.subject_iri or s.subject} —{p.name}→ {s.object_iri or s.object}")
     if p.why:
-        out.print(f"rejected because: {p.why}")
+        say(f"rejected because: {p.why}")
 
 
 def register(app: typer.Typer, bench: typer.Typer) -> None:
@@ -104,10 +116,12 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         out.print(f"{s['kg_triples']} triples → {s['kg_phrases']} KG phrases ({s['typed_triples']} triples typed "
                   f"through {s['typed_subjects']} linked subjects), {s['ontology_phrases']} ontology phrases; "
                   f"PCA {s['pca_dim']}-d ({s['pca_explained']:.0%} of the variance); region {s['region_phrases']} "
-                  f"phrases; k = {s['k']} (silhouette {s['silhouette']:.3f}); {s['seconds']['total']:.1f} s")
+                  f"phrases; k = {s['k']} (silhouette {s['silhouette']:.3f}); {s['seconds']['total']:.1f} s",
+                  markup=False)
         print_proposals(out, files.load().proposals, limit=top)
         out.print(f"{s['covered']} clusters only reword existing attributes; {s['suppressed_rejected']} "
-                  f"suppressed as already rejected or accepted. Details: polyrag complete show ID -w {workspace}")
+                  f"suppressed as already rejected or accepted. Details: polyrag complete show ID -w {workspace}",
+                  markup=False)
 
     @complete.command("show")
     def show(pid: IdArg, workspace: WorkspaceOpt = Path(".")) -> None:
@@ -129,7 +143,8 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
 
         out, _ = _console()
         p = do_accept(_files(workspace), pid, name=name, domain=domain)
-        out.print(f"accepted {p.id}: {display_name(p)}; run `polyrag complete apply {workspace}` to add it")
+        out.print(f"accepted {p.id}: {display_name(p)}; run `polyrag complete apply {workspace}` to add it",
+                  markup=False)
 
     @complete.command("reject")
     def reject(pid: IdArg, workspace: WorkspaceOpt = Path("."),
@@ -140,7 +155,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
 
         out, _ = _console()
         p = do_reject(_files(workspace), pid, why=why)
-        out.print(f"rejected {p.id} ({p.name}); it will not be proposed again")
+        out.print(f"rejected {p.id} ({p.name}); it will not be proposed again", markup=False)
 
     @complete.command("apply")
     def apply(workspace: WorkspaceArg) -> None:
@@ -156,7 +171,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
                   f"({rep.schema_statements} schema statements, {rep.instance_statements} instance statements"
                   f"{f', {rep.skipped_instances} not applicable to the domain' if rep.skipped_instances else ''}); "
                   f"reasoning re-run ({rep.target}). Diff: polyrag complete history {workspace} --diff "
-                  f"{rep.version.number}")
+                  f"{rep.version.number}", markup=False)
 
     @complete.command("history")
     def history(workspace: WorkspaceArg,
@@ -178,7 +193,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             return
         for v in hist.versions():
             out.print(f"v{v.number:04d}  {v.created}  +{v.added} -{v.removed} schema lines, {v.instances} "
-                      f"instance statements  ({', '.join(v.proposals)})")
+                      f"instance statements  ({', '.join(v.proposals)})", markup=False)
 
     @complete.command("plot")
     def plot(workspace: WorkspaceArg,
@@ -190,21 +205,25 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         out, _ = _console()
         files = _files(workspace)
         path = draw(files.plot, out_path or files.root / "completion.png")
-        out.print(f"wrote {path}")
+        out.print(f"wrote {path}", markup=False)
 
     _register_condense(app)
 
     @bench.command("completion")
     def bench_completion(data: Annotated[Path, typer.Option(help="PolyU data directory")] = Path("../shared/data"),
-                         out_dir: Annotated[Path, typer.Option("--out", help="report directory")] = Path("reports")
+                         out_dir: Annotated[Path, typer.Option("--out", help="report directory")] = Path("reports"),
+                         workspace: Annotated[Path | None, typer.Option(
+                             help="a workspace where polyu_onto.ttl and poly_kg.json were already imported "
+                                  "(`polyrag ontology import`, `polyrag kg import --on-error skip`): a copy of it "
+                                  "is used instead of importing them again")] = None
                          ) -> None:
-        """Hide-and-recover of three PolyU attributes, run time, and condensation of poly_kg.json."""
+        """Hide-and-recover of three PolyU attributes in an imported workspace, run time, and condensation."""
         from benchmarks import completion as bench_mod
         from pyramid.progress import RichProgress
 
         out, err = _console()
         with RichProgress(err) as progress:
-            bench_mod.run(data, out_dir, progress=progress)
+            bench_mod.run(data, out_dir, progress=progress, workspace=workspace)
         out.print((out_dir / "completion.md").read_text(encoding="utf-8"), markup=False)
 
 
@@ -235,7 +254,7 @@ def _register_condense(app: typer.Typer) -> None:
         session = _session(workspace)
         if undo:
             n = undo_condensation(session)
-            out.print(f"condensation undone: {n} merged triples restored, canonical names reset")
+            out.print(f"condensation undone: {n} merged triples restored, canonical names reset", markup=False)
             return
         from completion.condense_ws import require_kg
 
@@ -266,7 +285,7 @@ def _register_condense(app: typer.Typer) -> None:
         table.add_row("distinct facts in the top 10", f"{t.facts_before:.1f}", f"{t.facts_after:.1f}")
         out.print(table)
         out.print(f"mode {rep.mode}, {rep.anchors} ontology anchors, {rep.seconds:.1f} s; undo with "
-                  f"`polyrag kg condense {workspace} --undo`")
+                  f"`polyrag kg condense {workspace} --undo`", markup=False)
 
 
 def _anchors(session, err):
@@ -278,5 +297,5 @@ def _anchors(session, err):
     try:
         return ontology_target(session).view()
     except CompletionError as e:
-        err.print(f"no ontology anchors ({e}); relations are grouped by similarity only")
+        err.print(f"no ontology anchors ({e}); relations are grouped by similarity only", markup=False)
         return OntologyView((), ())

@@ -1,25 +1,33 @@
 """`OntologyTarget` over the workspace's ontology layer (pyramid.ontology.layer.OntologyLayer).
 
-Written against the layer's announced surface — `select(sparql)`, `add_instances(doc_id, triples)`,
-`reason()`, and a schema object with `save`/`load` — and kept to that surface so it stays an adapter:
-* reads go through `select` (the same SPARQL as for a plain Oxigraph store, completion.sources);
-* apply = extend the schema (a new Turtle file of the added statements handed to `load_schema`),
-  then `add_instances("completion:vN", statements)`, then `reason()`. If a later step fails, the
-  earlier schema is restored with `load_schema` before the error propagates, so the layer is left
-  as it was (what the layer itself cannot roll back is listed in the completion report).
+Reads are completion's own fixed queries, so they go through the store's trusted path
+(`run_trusted`: in-process, no row cap, no timeout) — the layer's `select` caps rows and time for
+queries that come from a question, and would cut PolyU's 42k value facts at the cap.
+
+Apply adds, it never rebuilds:
+* each proposal's instances go into a graph of their own, "doc:completion:<proposal id>" (so a
+  second apply keeps the first one's instances, and a proposal's facts can be told apart later);
+* the schema graph becomes the existing schema triples exactly as stored (header, blank-node
+  restrictions, language tags, datatypes) plus the new terms, through `load_schema`, which re-runs
+  reasoning when an inferred graph exists (otherwise `reason()` creates it);
+* on any failure the proposal graphs are removed and the previous schema (the same triples, the
+  same prefixes, the same source) is loaded back before the error propagates.
 """
 
 from __future__ import annotations
 
-from completion.sources import oxigraph_select, read_view
-from completion.target import SCHEMA_QUERY, Statement
+from completion.sources import read_view
+from completion.target import Instances, Statement, nt_lines
 from completion.types import OntologyView
+
+COMPLETION_DOC = "completion:"
 
 
 def _plain(value) -> str:
-    value = getattr(value, "value", value)
-    text = str(value)
-    return text[1:-1] if text.startswith("<") and text.endswith(">") else text
+    """A trusted row's value as read_view expects it (SPARQL booleans in their lexical form)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 class LayerTarget:
@@ -27,39 +35,40 @@ class LayerTarget:
         self.layer = layer
 
     def _select(self, query: str) -> list[dict[str, str]]:
-        store = getattr(self.layer, "store", None)
-        if store is not None and hasattr(store, "query"):
-            return oxigraph_select(store)(query)
-        rows = self.layer.select(query)
-        return [{k: _plain(v) for k, v in dict(r).items() if v is not None} for r in rows]
+        rows = self.layer.store.run_trusted(query).rows
+        return [{k: _plain(v) for k, v in r.items() if v is not None} for r in rows]
 
     def view(self) -> OntologyView:
         return read_view(self._select)
 
-    def schema(self) -> list[Statement]:
-        out = set()
-        for r in self._select(SCHEMA_QUERY):
-            o = r["o"]
-            literal = not o.startswith(("http://", "https://", "urn:"))
-            out.add(Statement(r["s"], r["p"], o, literal))
-        return sorted(out, key=Statement.nt)
+    def schema(self) -> list[str]:
+        return nt_lines(self.layer.schema.triples)
 
-    def apply(self, schema: list[Statement], instances: list[Statement]) -> dict[str, int]:
-        import tempfile
-        from pathlib import Path
+    def apply(self, schema: list[Statement], instances: Instances) -> dict[str, int]:
+        from pyramid.ontology.schema import Schema
+        from pyramid.ontology.store import SCHEMA
 
-        previous = self.schema()
-        with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / "schema.nt"
-            path.write_text("\n".join(s.nt() for s in [*previous, *schema]) + "\n", encoding="utf-8")
-            self.layer.load_schema(path)
-            try:
-                self.layer.add_instances("completion", [(s.s, s.p, s.o) for s in instances])
-                report = self.layer.reason()
-            except BaseException:
-                back = Path(tmp) / "previous.nt"
-                back.write_text("\n".join(s.nt() for s in previous) + "\n", encoding="utf-8")
-                self.layer.load_schema(back)
-                raise
-        inferred = getattr(report, "inferred", None)
-        return {"added": len(schema) + len(instances), **({"inferred": int(inferred)} if inferred is not None else {})}
+        layer = self.layer
+        current = layer.schema
+        info = layer.store.graphs().get(SCHEMA)
+        source = info.source if info else "schema"
+        previous = Schema(current.triples, prefixes=current.prefixes, source=source)
+        extended = Schema([*current.triples, *(s.triple() for s in schema)], prefixes=current.prefixes,
+                          source=f"{source.split(' + completion')[0]} + completion")
+        written: list[str] = []
+        try:
+            for pid, facts in instances.items():
+                if facts:
+                    written.append(COMPLETION_DOC + pid)   # before the write: a half-written graph is removed too
+                    layer.add_instances(written[-1], [s.triple() for s in facts])
+            loaded = layer.load_schema(extended)             # reasons again when an inferred graph exists
+            inferred = loaded.inferred
+            if inferred is None and layer.inferred_state() != "fresh":
+                inferred = layer.reason().inferred
+        except BaseException:
+            for doc in written:
+                layer.remove_document(doc)
+            layer.load_schema(previous)
+            raise
+        added = len(extended.triples) - len(current.triples) + sum(len(f) for f in instances.values())
+        return {"added": added, **({"inferred": int(inferred)} if inferred is not None else {})}

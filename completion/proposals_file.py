@@ -30,6 +30,10 @@ HEADER = """\
 # `domain`, `range`. Then `polyrag complete apply WORKSPACE` adds the accepted terms.
 """
 
+# Every command refuses a broken file, `complete run` too: a new run would drop the decisions in it.
+FIX = ("fix the edit (every `polyrag complete` command, `run` included, refuses the file until then; "
+       "delete it to start over without its decisions)")
+
 
 class ProposalsDoc(BaseModel):
     run: dict[str, Any] = Field(default_factory=dict)
@@ -64,8 +68,8 @@ def parse(text: str, path: Path) -> ProposalsDoc:
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         line = mark.line + 1 if mark else None
-        raise InputError(f"not valid YAML any more ({err.problem or err.context}); fix the edit or re-run "
-                         "`polyrag complete run`", path=path, line=line) from None
+        raise InputError(f"not valid YAML any more ({err.problem or err.context}); {FIX}", path=path,
+                         line=line) from None
     if not isinstance(data, dict):
         raise InputError("expected a mapping with a 'proposals' list", path=path, line=1)
     try:
@@ -74,7 +78,7 @@ def parse(text: str, path: Path) -> ProposalsDoc:
         e = err.errors()[0]
         loc = tuple(e["loc"])
         field = ".".join(str(x) for x in loc)
-        raise InputError(f"{e['msg']}", path=path, line=_node_line(root, loc), field=field) from None
+        raise InputError(f"{e['msg']}; {FIX}", path=path, line=_node_line(root, loc), field=field) from None
     ids = [p.id for p in doc.proposals]
     dupes = sorted({i for i in ids if ids.count(i) > 1})
     if dupes:

@@ -46,13 +46,7 @@ def run_in_workspace(files: CompletionFiles, target: OntologyTarget, triples: Se
     with files.ws.writing("complete run"):
         start = time.perf_counter()
         state = files.state()
-        old = ProposalsDoc()
-        if files.proposals.exists():
-            try:
-                old = files.load()
-            except InputError as err:
-                raise InputError(f"{err} — the earlier decisions in it would be lost; fix it, or delete the "
-                                 "file to start over") from None
+        old = files.load() if files.proposals.exists() else ProposalsDoc()   # a broken file is refused
         for p in old.proposals:
             remember(state, p)
         pending = [p for p in old.proposals if p.status == "accepted"]

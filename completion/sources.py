@@ -50,6 +50,8 @@ SELECT ?s ?c ?l WHERE {
   ?s rdfs:label ?l .
 }"""
 
+_SUBCLASSES = PREFIXES + "SELECT DISTINCT ?c ?d WHERE { ?c rdfs:subClassOf+ ?d . FILTER(isIRI(?c) && isIRI(?d)) }"
+
 _FACTS = PREFIXES + """
 SELECT ?s ?p ?v WHERE {
   VALUES ?kind { owl:DatatypeProperty owl:ObjectProperty }
@@ -95,11 +97,28 @@ def read_view(select: Select) -> OntologyView:
     pairs = sorted(dict.fromkeys(pairs), key=lambda p: (p.cls, p.attribute))
     classes = [r["c"] for r in select(_CLASSES) if not r["c"].startswith(_BUILTIN)]
     known = set(classes)
-    instances = sorted((OntologyInstance(r["s"], r["c"], r["l"]) for r in select(_INSTANCES) if r["c"] in known),
+    instances = sorted(_most_specific([OntologyInstance(r["s"], r["c"], r["l"]) for r in select(_INSTANCES)
+                                       if r["c"] in known], select),
                        key=lambda i: (i.iri, i.cls, i.label))
     facts = tuple((r["s"], r["p"], r["v"]) for r in select(_FACTS) if "v" in r)
     return OntologyView(tuple(pairs), tuple(instances), tuple(classes),
                         base_namespace(classes + [p.attribute for p in pairs]), facts)
+
+
+def _most_specific(instances: list[OntologyInstance], select: Select) -> list[OntologyInstance]:
+    """Each individual under its most specific classes only. A reasoner types a DEPARTMENT as a FACULTY
+    too when DEPARTMENT ⊑ FACULTY; kept, both classes would make its name ambiguous to the linker."""
+    above = {(r["c"], r["d"]) for r in select(_SUBCLASSES)}
+    if not above:
+        return instances
+    classes: dict[str, set[str]] = {}
+    for inst in instances:
+        classes.setdefault(inst.iri, set()).add(inst.cls)
+
+    def implied(inst: OntologyInstance) -> bool:   # a strict superclass of another of its classes
+        return any((c, inst.cls) in above and (inst.cls, c) not in above for c in classes[inst.iri])
+
+    return [i for i in instances if not implied(i)]
 
 
 def load_rdf_store(path: Path):

@@ -1,16 +1,25 @@
 """Where applied proposals go: the `OntologyTarget` protocol, and one implementation over pyoxigraph.
 
 `apply` must be all-or-nothing and re-run reasoning: completion writes its schema version only after
-it returns, so a failure leaves both the store and the history as they were. `OxigraphTarget` does
-this with one transactional `Store.extend` and one transactional SPARQL update (RDFS typing from
-domains, ranges and subclasses); the workspace's ontology layer is adapted to the same protocol in
-`completion.workspace_io`.
+it returns, so a failure leaves both the store and the history as they were. Statements become
+pyoxigraph terms here (`Statement.triple`): a datatype property's value stays a literal with its
+datatype even when it reads like a URL, an object property's value is an IRI. `schema()` is the whole
+schema as sorted N-Triples lines written by pyoxigraph (blank nodes, language tags and datatypes kept),
+so a version file parses back to the same graph and a diff lists exactly the statements that changed.
+
+`OxigraphTarget` (a plain store holding schema and instances in one graph) applies with one
+transactional `Store.extend` and one transactional SPARQL update (RDFS typing from domains, ranges and
+subclasses); the workspace's ontology layer is adapted to the same protocol in
+`completion.ontology_adapter`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
+
+import pyoxigraph as ox
 
 from completion.sources import PREFIXES, oxigraph_select, read_view
 from completion.types import OntologyView
@@ -31,25 +40,38 @@ class Statement:
     literal: bool = False
     datatype: str | None = None
 
-    def nt(self) -> str:
-        """The N-Triples line (sorted lines of these make a readable, diffable schema)."""
+    def triple(self) -> ox.Triple:
         if not self.literal:
-            obj = f"<{self.o}>"
+            obj = ox.NamedNode(self.o)
+        elif self.datatype and self.datatype != XSD + "string":
+            obj = ox.Literal(self.o, datatype=ox.NamedNode(self.datatype))
         else:
-            esc = self.o.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
-            obj = f'"{esc}"' + (f"^^<{self.datatype}>" if self.datatype and self.datatype != XSD + "string" else "")
-        return f"<{self.s}> <{self.p}> {obj} ."
+            obj = ox.Literal(self.o)
+        return ox.Triple(ox.NamedNode(self.s), ox.NamedNode(self.p), obj)
+
+
+# Instances to add, per proposal id (the workspace keeps each proposal's instances in its own graph).
+Instances = Mapping[str, Sequence[Statement]]
+
+
+def nt_lines(triples: Iterable[ox.Triple]) -> list[str]:
+    """Sorted, distinct N-Triples lines (pyoxigraph's own serialiser, so nothing is lost)."""
+    text = ox.serialize(list(dict.fromkeys(triples)), format=ox.RdfFormat.N_TRIPLES).decode("utf-8")
+    return sorted(line for line in text.splitlines() if line.strip())
 
 
 class OntologyTarget(Protocol):
     def view(self) -> OntologyView: ...
-    def schema(self) -> list[Statement]: ...
-    def apply(self, schema: list[Statement], instances: list[Statement]) -> dict[str, int]: ...
+    def schema(self) -> list[str]: ...
+    def apply(self, schema: list[Statement], instances: Instances) -> dict[str, int]: ...
 
 
+# The schema part of a store that mixes schema and instances in one graph: statements about declared
+# terms, the ontology header and restrictions (a workspace keeps its schema in a graph of its own).
 SCHEMA_QUERY = PREFIXES + """
 SELECT ?s ?p ?o WHERE {
-  VALUES ?t { owl:Class rdfs:Class owl:DatatypeProperty owl:ObjectProperty rdf:Property }
+  VALUES ?t { owl:Class rdfs:Class owl:DatatypeProperty owl:ObjectProperty owl:AnnotationProperty rdf:Property
+              owl:Ontology owl:Restriction }
   ?s a ?t . ?s ?p ?o .
 }"""
 
@@ -73,25 +95,13 @@ class OxigraphTarget:
     def view(self) -> OntologyView:
         return read_view(oxigraph_select(self.store))
 
-    def schema(self) -> list[Statement]:
-        out = []
-        for sol in self.store.query(SCHEMA_QUERY):
-            o = sol["o"]
-            literal = type(o).__name__ == "Literal"
-            out.append(Statement(sol["s"].value, sol["p"].value, o.value, literal,
-                                 o.datatype.value if literal else None))
-        return sorted(set(out), key=Statement.nt)
+    def schema(self) -> list[str]:
+        return nt_lines(ox.Triple(sol["s"], sol["p"], sol["o"]) for sol in self.store.query(SCHEMA_QUERY))
 
-    def apply(self, schema: list[Statement], instances: list[Statement]) -> dict[str, int]:
-        import pyoxigraph as ox
-
-        def term(st: Statement) -> ox.Quad:
-            obj = (ox.Literal(st.o, datatype=ox.NamedNode(st.datatype)) if st.literal and st.datatype
-                   else ox.Literal(st.o) if st.literal else ox.NamedNode(st.o))
-            return ox.Quad(ox.NamedNode(st.s), ox.NamedNode(st.p), obj, ox.DefaultGraph())
-
+    def apply(self, schema: list[Statement], instances: Instances) -> dict[str, int]:
+        statements = [*schema, *(st for group in instances.values() for st in group)]
         before = len(self.store)
-        self.store.extend([term(s) for s in [*schema, *instances]])
+        self.store.extend([ox.Quad(*st.triple(), ox.DefaultGraph()) for st in statements])
         added = len(self.store) - before
         self.store.update(_REASON)
         return {"added": added, "inferred": len(self.store) - before - added}

@@ -4,7 +4,10 @@ WS/completion/history/
     v0000.nt            the schema before the first apply (the baseline)
     v0001.nt, v0001.diff  the schema after apply 1 and a unified diff of v0000 → v0001
     log.jsonl           one line per version: number, time, proposals applied, counts
-Schemas are sorted N-Triples lines, so a diff is exactly the statements added or removed.
+Schemas are sorted N-Triples lines written by pyoxigraph (completion.target.nt_lines): every statement
+of the schema, with its blank nodes (under their store labels, stable across versions), language tags
+and datatypes, so a version file parses back to the same graph and a diff is exactly the statements
+added or removed.
 """
 
 from __future__ import annotations

@@ -87,6 +87,10 @@ class KGSettings(BaseModel):
     neo4j_batch_bytes: int = Field(32768, ge=512, description="neo4j: most bytes of parameters sent per "
                                    "write (FalkorDB's Bolt server, the CI stand-in, crashes above ~4 KB)")
     neo4j_timeout_s: float = Field(10.0, gt=0, description="neo4j: seconds to wait for a connection")
+    mode: Literal["auto", "cascade", "single"] = Field(
+        "auto", description="extraction for `polyrag build`: cascade = f_par → f_ent → f_rel → f_dis (the "
+        "paper); single = one structured call per chunk; auto = single for the tiny default model (3.5× "
+        "cheaper and more triples in `polyrag bench kg-build`), else cascade")
     chunk_size: int = Field(300, ge=8, description="S for KG extraction chunks")
     chunk_overlap: int = Field(100, ge=0, description="O for KG extraction chunks")
     k: int = Field(10, ge=1, description="triples retrieved for a question")
@@ -137,9 +141,12 @@ class CompletionSettings(BaseModel):
     max_region: int = Field(3000, ge=10, description="at most this many distinct phrases are clustered "
                             "(the highest-priority ones; the distance matrix grows with its square)")
     k: int = Field(0, ge=0, description="number of k-medoids clusters; 0 = the best silhouette on a grid of "
-                   "six values over [k_min, k_max]")
-    k_min: int = Field(16, ge=2, description="smallest k tried when choosing k")
-    k_max: int = Field(120, ge=2, description="largest k tried when choosing k")
+                   "six values over [min(k_min, max(2, n // 20)), min(k_max, n // 2)] for n region phrases "
+                   "(clusters of 2 to 20 phrases on average when n is small)")
+    k_min: int = Field(16, ge=2, description="smallest k tried when choosing k (lowered to max(2, n // 20) "
+                       "for n region phrases when that is smaller)")
+    k_max: int = Field(120, ge=2, description="largest k tried when choosing k (lowered to n // 2 for n "
+                       "region phrases when that is smaller)")
     min_support: int = Field(3, ge=1, description="clusters backed by fewer KG triples are not proposed")
     covered_threshold: float = Field(0.85, ge=0, le=1, description="a cluster whose medoid phrase is at "
                                      "least this cosine-similar to an existing class-attribute phrase is that "

@@ -15,6 +15,12 @@ class Usage(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     seconds: float = 0.0      # wall time spent in the model (cache hits cost ~0)
+    cached_tokens: int = 0    # tokens of the replies served from the cache, as they cost when first made
+
+    @property
+    def cost_tokens(self) -> int:
+        """Tokens this work costs without a cache: what benchmarks compare, so a warm cache cannot flatter."""
+        return self.prompt_tokens + self.completion_tokens + self.cached_tokens
 
     @property
     def total_tokens(self) -> int:
@@ -26,6 +32,7 @@ class Usage(BaseModel):
         self.prompt_tokens += other.prompt_tokens
         self.completion_tokens += other.completion_tokens
         self.seconds += other.seconds
+        self.cached_tokens += other.cached_tokens
 
     def __add__(self, other: "Usage") -> "Usage":
         out = self.model_copy()

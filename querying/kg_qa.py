@@ -3,22 +3,27 @@
     question → top-k triples → signals (no model) + LLM {sufficient, answer, facts}
              → decision → layer "kg" with the cited triples, or "none" with every retrieved triple
 
-The tiny default model's yes/no is unreliable in both directions (NOTES-llama.md), so with
-`kg.sufficiency = "combined"` (default) it is checked by signals that need no model:
+The tiny default model's yes/no is unreliable in both directions (NOTES-llama.md), so it is checked
+by signals that need no model:
 
-  * entity match — a retrieved triple's subject or object is named in the question;
+  * entity match — a retrieved triple's subject or object is named in the question: most of its
+                   name's words, or a person's first or last name alone ("Alice" names "Alice Smith");
   * score        — the best triple's cosine reaches `kg.min_score`;
   * overlap      — the share of the question's content words (stemmed, stop-worded) that one
                    retrieved triple covers.
 
-  sufficient = entity match AND score AND (LLM says yes OR overlap ≥ kg.overlap_yes)
+`kg.sufficiency` chooses the decision:
+
+  combined        entity match AND score AND (LLM says yes OR overlap ≥ kg.overlap_yes)
+  signals         entity match AND score AND overlap ≥ kg.overlap_yes; the LLM only writes the
+                  answer, and is not called when the signals say no
+  llm             the LLM's yes/no alone
+  auto (default)  signals with the tiny default model, combined with any other model
 
 The gate drops the LLM's confident yes over unrelated triples; the overlap term rescues its no
-when one triple plainly restates the question. `polyrag bench kg-sufficiency` measures the three
-modes (llm, signals, combined) on labelled questions: SmolLM2-135M said yes to 27 of 30 questions,
-including most unanswerable ones, so its vote only added false positives. `kg.sufficiency = "auto"`
-(default) therefore uses the signals alone with that model — the LLM then only writes the answer,
-and is not called at all when the signals say no — and the combined rule with any other model.
+when one triple plainly restates the question. `polyrag bench kg-sufficiency` measures llm, signals
+and combined on labelled questions: SmolLM2-135M said yes to 24 of 30 questions, including 15 of
+the 20 unanswerable ones, so with that model its vote only added false positives — hence `auto`.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from dataclasses import dataclass, field
 
 from pyramid.kg.index import TripleHit
 from pyramid.kg.model import Triple, normalise_name
-from pyramid.llm import LLM
+from pyramid.llm import LLM, LLMSchemaError
 from pyramid.prompts import load_prompt
 from pyramid.session import Session
 from pyramid.text_layer import Bm25Tokenizer
@@ -48,10 +53,16 @@ WH_WORDS = frozenset("what who whom whose which when where why how did does do i
 NAME_FILLERS = frozenset("of and the for in on at de du la le von van".split())  # "Department of X"
 
 _WORD = re.compile(r"\w+", re.UNICODE)
+_PERSONISH = re.compile(r"^[^\W\d_][^\W\d_ .'’-]*(?:[ .'’-]+[^\W\d_]+)*\.?$")  # letters, spaces, . ' -
 _tokenize = Bm25Tokenizer()  # the text layer's BM25 analysis: lower-case, stop-worded, stemmed
 # Question scaffolding that no fact restates (BM25's stop list keeps some of these).
 QUESTION_TERMS = frozenset(_tokenize("did does do what who whom whose which when where why how many much "
                                      "name list tell according"))
+
+
+def content_terms(text: str) -> list[str]:
+    """The words that carry meaning: stemmed, stop-worded, without question scaffolding."""
+    return [w for w in _tokenize(text) if w not in QUESTION_TERMS]
 
 
 def triple_line(t: Triple) -> str:
@@ -84,34 +95,68 @@ class Signals:
                 "overlap": round(self.overlap, 3)}
 
 
-def question_names(question: str) -> set[str]:
-    """The normalised words of the names in a question: words written with a capital, a digit or
-    a non-Latin script, less a leading question word. Measured on `bench kg-sufficiency`: matching
-    every question word linked common-noun entities ("research", "students") for 7 of 10 questions
-    about people absent from the KG. A question written all in lower case falls back to all words."""
+@dataclass(frozen=True)
+class QuestionNames:
+    words: frozenset[str]                  # normalised words of the names in the question
+    spans: tuple[tuple[str, ...], ...] = ()  # each name as written (a run of capitalised words)
+
+
+def question_names(question: str) -> QuestionNames:
+    """The names in a question: words written with a capital, a digit or a non-Latin script, less
+    a leading question word; runs of them (joined by fillers: "Department of Computing") are the
+    spans. Measured on `bench kg-sufficiency`: matching every question word linked common-noun
+    entities ("research", "students") for 7 of 10 questions about people absent from the KG. A
+    question written all in lower case falls back to all words (and no spans)."""
     words = question.split()
     if words and words[0].lower().strip("?,.") in WH_WORDS:
         words = words[1:]
-    named = [w for w in words if w[:1].isupper() or w[:1].isdigit() or (w[:1] and ord(w[0]) >= 0x2E80)]
-    if not any(w[:1].isupper() or w[:1].isdigit() for w in question.split()):
-        named = words
-    return set(_WORD.findall(normalise_name(" ".join(named))))
+    if not any(_name_like(w) for w in question.split()):
+        return QuestionNames(frozenset(_norm_words(" ".join(words))))
+    spans, run = [], []
+    for i, w in enumerate(words + [""]):
+        if _name_like(w):
+            run.append(w)
+        elif run and w.lower() in NAME_FILLERS and i + 1 < len(words) and _name_like(words[i + 1]):
+            run.append(w)   # "of" inside "Department of Computing"
+        elif run:
+            spans.append(tuple(x for x in _norm_words(" ".join(run)) if x not in NAME_FILLERS))
+            run = []
+    spans = [sp for sp in spans if sp]
+    return QuestionNames(frozenset(w for sp in spans for w in sp), tuple(spans))
 
 
-def named_in(name: str, names: set[str]) -> bool:
-    """Are (nearly) all of an entity name's content words among the question's name words?"""
-    words = [w for w in _WORD.findall(normalise_name(name)) if w not in NAME_FILLERS] or \
-        _WORD.findall(normalise_name(name))
+def _name_like(w: str) -> bool:
+    return bool(w) and (w[0].isupper() or w[0].isdigit() or ord(w[0]) >= 0x2E80)
+
+
+def _norm_words(text: str) -> list[str]:
+    return _WORD.findall(normalise_name(text))
+
+
+def named_in(name: str, names: QuestionNames, type: str = "") -> bool:
+    """Is the entity `name` named in the question? Yes when ENTITY_COVERAGE of its content words are
+    among the question's name words, or — for a person-like name (two to four words of letters, no
+    filler, type PERSON or unknown; not an e-mail address or a title in brackets) — when one name of
+    the question lies wholly inside it and holds its first or last word: "Where does Alice live?"
+    names "Alice Smith", "Alice Jones" does not."""
+    all_words = _norm_words(name)
+    words = [w for w in all_words if w not in NAME_FILLERS] or all_words
     if not words:
         return False
-    return sum(w in names for w in words) / len(words) >= ENTITY_COVERAGE
+    if sum(w in names.words for w in words) / len(words) >= ENTITY_COVERAGE:
+        return True
+    if not 2 <= len(words) <= 4 or len(words) != len(all_words) or type not in ("", "PERSON") \
+            or not _PERSONISH.match(name):
+        return False
+    ends = {w for w in (words[0], words[-1]) if len(w) >= 3}
+    return any(set(sp) <= set(words) and ends & set(sp) for sp in names.spans)
 
 
 def compute_signals(question: str, hits: list[TripleHit]) -> Signals:
     names = question_names(question)
     linked = list(dict.fromkeys(e.name for h in hits for e in (h.triple.subject, h.triple.object)
-                                if named_in(e.name, names)))
-    qterms = set(_tokenize(question)) - QUESTION_TERMS
+                                if named_in(e.name, names, e.type)))
+    qterms = set(content_terms(question))
     overlap = max((len(qterms & set(_tokenize(h.triple.text()))) / len(qterms) for h in hits), default=0.0) \
         if qterms else 0.0
     return Signals(linked, max((h.score for h in hits), default=0.0), overlap)
@@ -154,6 +199,7 @@ class Verdict:
     signals: Signals
     llm_yes: bool
     why: str
+    llm_error: str = ""     # the LLM reply failed its schema (its vote counted as no)
 
 
 def judge(llm: LLM, question: str, hits: list[TripleHit], tracer: Tracer, *, mode: str, min_score: float,
@@ -168,13 +214,21 @@ def judge(llm: LLM, question: str, hits: list[TripleHit], tracer: Tracer, *, mod
     mode = resolve_mode(mode, llm)
     with tracer.step("kg.sufficiency", "kg", mode=mode, triples=len(triples)) as rec:
         # In signals mode the LLM only writes the answer: no call when the signals already say no.
+        failed = ""
         if mode != "signals" or decide("signals", False, sig, min_score, overlap_yes)[0]:
-            reply = llm.complete(load_prompt("querying", "kg_sufficiency").render(
-                facts=format_facts(triples), question=question), SUFFICIENCY_SCHEMA,
-                max_tokens=ANSWER_MAX_TOKENS).parsed
-            llm_yes, text = bool(reply["sufficient"]), reply["answer"].strip()
-            cited_idx = [i - 1 for i in dict.fromkeys(reply["facts"]) if 1 <= i <= len(triples)]
+            try:
+                reply = llm.complete(load_prompt("querying", "kg_sufficiency").render(
+                    facts=format_facts(triples), question=question), SUFFICIENCY_SCHEMA,
+                    max_tokens=ANSWER_MAX_TOKENS).parsed
+                llm_yes, text = bool(reply["sufficient"]), reply["answer"].strip()
+                cited_idx = [i - 1 for i in dict.fromkeys(reply["facts"]) if 1 <= i <= len(triples)]
+            except LLMSchemaError as err:
+                # The tiny model sometimes never closes its JSON: its vote counts as "no" and the
+                # answer falls back to the cited triples, rather than losing what the signals found.
+                failed = f"{type(err).__name__}: {err}"
         ok, why = decide(mode, llm_yes, sig, min_score, overlap_yes)
+        if failed:
+            why += f" (the LLM reply failed its schema, counted as no: {failed[:120]})"
         rec.outcome = ("sufficient: " if ok else "insufficient: ") + why
     cited = [triples[i] for i in cited_idx]
     if ok and not cited:
@@ -182,7 +236,7 @@ def judge(llm: LLM, question: str, hits: list[TripleHit], tracer: Tracer, *, mod
         cited = [t for t in triples if t.subject.name in sig.linked or t.object.name in sig.linked][:3] or triples[:1]
     if ok and not text:
         text = " ".join(triple_line(t) for t in cited)
-    return Verdict(ok, text, cited, sig, llm_yes, why)
+    return Verdict(ok, text, cited, sig, llm_yes, why, failed)
 
 
 def order_evidence(hits: list[TripleHit], cited: list[Triple]) -> list[TripleEvidence]:

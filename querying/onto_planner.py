@@ -25,7 +25,7 @@ import numpy as np
 from pyramid.embeddings import Embedder
 from pyramid.llm import LLM
 from pyramid.ontology.labels import STOPWORDS, LabelIndex, Link, Mention, fold_word
-from pyramid.ontology.vocab import Term, Vocab
+from pyramid.ontology.vocab import Term, Vocab, name_match, names_class, word_forms
 from pyramid.prompts import load_prompt
 from querying.sparql_plan import Constraint, QueryPlan, Step
 
@@ -138,10 +138,10 @@ class Planner:
         if not classes:
             return None
         sims = self.vectors.similarity(focus, classes) if focus else {}
-        for name in classes:  # the class's own word in the question is as clear as it gets
-            if names_class(focus, self.vocab.terms[name], self._aliases(name)):
-                d.decisions["target"] = f"{name} (named: {focus!r})"
-                return self.vocab.terms[name]
+        named = self._named_class(focus)  # the class's own word in the question is as clear as it gets
+        if named is not None:
+            d.decisions["target"] = named[1]
+            return named[0]
         ranked = sorted(sims.items(), key=lambda kv: -kv[1])
         voted = self._option_class(d.option_links)
         if ranked and ranked[0][1] >= MIN_CLASS_SIM and (len(ranked) == 1 or ranked[0][1] - ranked[1][1] >= MARGIN):
@@ -158,6 +158,22 @@ class Planner:
             d.decisions["target"] = f"{top[0]} (only candidate, similarity {sims[top[0]]:.2f})"
             return self.vocab.terms[top[0]]
         return None
+
+    def _named_class(self, focus: str) -> tuple[Term, str] | None:
+        """The class the focus words name, and how. A name equal to the focus ('staff' = STAFF's
+        altLabel) beats one the focus merely contains, a longer name a shorter one, and among equals
+        the more general class wins: a bare 'staff' means STAFF, not one of its subclasses."""
+        best: tuple[tuple[int, int, int], Term, str] | None = None
+        for cls in self.vocab.classes:
+            found = name_match(focus, cls, self._aliases(cls.name))
+            if found is None:
+                continue
+            exact, length, name = found
+            rank = (exact, length, -len(self.vocab.ancestors(cls.iri)))
+            if best is None or rank > best[0]:
+                how = "exactly" if exact else "in"
+                best = (rank, cls, f"{cls.name} (named {how} {focus!r}: {name!r})")
+        return None if best is None else (best[1], best[2])
 
     def _aliases(self, cls_name: str) -> set[str]:
         """Words that name a class through its properties: a word in two or more of its datatype
@@ -355,29 +371,6 @@ class Entity:
 
 # ------------------------------------------------------------------ wording helpers (no model)
 
-def _forms(word: str) -> set[str]:
-    """A word and its possible singulars: 'courses' → {courses, course, cours}; 'faculties' → faculty."""
-    out = {word}
-    if word.endswith("ies") and len(word) > 4:
-        out.add(word[:-3] + "y")
-    if word.endswith("es") and len(word) > 3:
-        out.add(word[:-2])
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        out.add(word[:-1])
-    return out
-
-
-def names_class(text: str, cls: Term, aliases: set[str] = frozenset()) -> bool:  # type: ignore[assignment]
-    """Does `text` contain the class's words (in singular or plural), or one of its alias words?
-    'staff members' names STAFF; 'subjects' names COURSE when 'subject' is an alias."""
-    words = [w.lower() for w in _WORD.findall(text)]
-    target = cls.words.split()
-    n = len(target)
-    if any(_forms(w) & aliases for w in words):
-        return True
-    return any(all(target[k] in _forms(words[i + k]) for k in range(n)) for i in range(len(words) - n + 1))
-
-
 _NUMBER = re.compile(r"\b(more than|greater than|over|above|at least|less than|fewer than|under|below|at most|"
                      r"exactly)?\s*(-?\d+(?:\.\d+)?)\s*(or more|or less|or fewer)?\b", re.IGNORECASE)
 _OPS = {"more than": "gt", "greater than": "gt", "over": "gt", "above": "gt", "at least": "ge",
@@ -430,9 +423,9 @@ def focus_words(question: str, mentions: list[Mention]) -> tuple[str, str]:
 def value_after(question: str, prop: Term) -> str:
     """The words after the last question word that belongs to the property's words, minus leading
     prepositions: 'have research interests in mechatronics?' (has_research_interest) → 'mechatronics'."""
-    pwords = {f for w in _WORD.findall(prop.words) for f in _forms(w)} - STOPWORDS - {"has"}
+    pwords = {f for w in _WORD.findall(prop.words) for f in word_forms(w)} - STOPWORDS - {"has"}
     tokens = list(_WORD.finditer(question))
-    last = max((i for i, t in enumerate(tokens) if _forms(t.group().lower()) & pwords), default=None)
+    last = max((i for i, t in enumerate(tokens) if word_forms(t.group().lower()) & pwords), default=None)
     if last is None:
         return ""
     tail = tokens[last + 1:]

@@ -119,34 +119,72 @@ def _terms(node: Any, preds: set[str], types: set[str], others: set[str], in_pre
             _terms(v, preds, types, others, in_pred)
 
 
-def check_raw(query: str, vocab: Vocab, index: LabelIndex, exists: Callable[[str], bool]) -> list[str]:
-    """Readable problems of `query`: syntax, form, and every IRI that is not a schema term or a
-    known instance (with the nearest names)."""
+@dataclass
+class QueryTerms:
+    """The IRIs of a parsed query by position: predicates (paths included), classes (objects of
+    rdf:type) and the rest (subjects, objects, values)."""
+
+    form: str                                   # "SELECT", "ASK", "CONSTRUCT", "DESCRIBE"
+    predicates: set[str] = field(default_factory=set)
+    classes: set[str] = field(default_factory=set)
+    others: set[str] = field(default_factory=set)
+
+
+def query_terms(query: str, prefixes: dict[str, str] | None = None) -> QueryTerms:
+    """Parse `query` (rdflib; `prefixes` count as declared) and sort its IRIs; raises ValueError with a
+    readable message (line and column when known) for a query that does not parse."""
     from rdflib.plugins.sparql import prepareQuery
 
     try:
-        parsed = prepareQuery(query)
+        parsed = prepareQuery(query, initNs=prefixes or {})
     except Exception as err:  # noqa: BLE001 — pyparsing's ParseException and rdflib's own errors alike
         where = f" (line {err.lineno}, column {err.col})" if hasattr(err, "lineno") else ""
-        return [f"syntax error{where}: {str(err).split('(at char')[0].strip()}"]
-    if parsed.algebra.name != "SelectQuery":
-        return [f"write a SELECT query (got {parsed.algebra.name.replace('Query', '').upper()})"]
-    preds: set[str] = set()
-    types: set[str] = set()
-    others: set[str] = set()
-    _terms(parsed.algebra, preds, types, others)
+        raise ValueError(f"syntax error{where}: {str(err).split('(at char')[0].strip()}") from None
+    out = QueryTerms(parsed.algebra.name.replace("Query", "").upper())
+    _terms(parsed.algebra, out.predicates, out.classes, out.others)
+    return out
+
+
+def schema_problems(terms: QueryTerms, vocab: Vocab, *, namespaces: set[str] | None = None,
+                    known: Callable[[str, str], bool] = lambda iri, kind: False) -> list[str]:
+    """'property X does not exist; nearest: …' / 'class X does not exist; nearest: …' for every
+    predicate and class of the query that is not a schema term of that kind. With `namespaces`, only
+    IRIs in those namespaces are checked (a query may use other vocabularies). `known(iri, kind)` can
+    vouch for a term the schema lacks (e.g. the data uses it); kind is "property" or "class"."""
+    def checked(iri: str) -> bool:
+        return namespaces is None or (iri[: len(iri) - len(local_name(iri))] in namespaces
+                                      and not iri.startswith((RDF, RDFS, OWL, XSD)))
+
     problems: list[str] = []
-    for iri in sorted(preds):
+    for iri in sorted(terms.predicates):
         t = vocab.get(iri)
-        if iri not in ALLOWED_PREDICATES and (t is None or t.kind == "class"):
+        if iri not in ALLOWED_PREDICATES and (t is None or t.kind == "class") and checked(iri) \
+                and not known(iri, "property"):
             near = vocab.nearest(local_name(iri), ("object", "datatype"))
             problems.append(f"property {local_name(iri)} does not exist; nearest: {', '.join(near)}")
-    for iri in sorted(types):
+    for iri in sorted(terms.classes):
         t = vocab.get(iri)
-        if t is None or t.kind != "class":
+        if (t is None or t.kind != "class") and checked(iri) and not known(iri, "class"):
             near = vocab.nearest(local_name(iri), "class")
             problems.append(f"class {local_name(iri)} does not exist; nearest: {', '.join(near)}")
-    for iri in sorted(others - preds - types):
+    return problems
+
+
+def vocab_namespaces(vocab: Vocab) -> set[str]:
+    return {t.iri[: len(t.iri) - len(local_name(t.iri))] for t in vocab.terms.values()}
+
+
+def check_raw(query: str, vocab: Vocab, index: LabelIndex, exists: Callable[[str], bool]) -> list[str]:
+    """Readable problems of `query`: syntax, form, and every IRI that is not a schema term or a
+    known instance (with the nearest names)."""
+    try:
+        terms = query_terms(query)
+    except ValueError as err:
+        return [str(err)]
+    if terms.form != "SELECT":
+        return [f"write a SELECT query (got {terms.form})"]
+    problems = schema_problems(terms, vocab)
+    for iri in sorted(terms.others - terms.predicates - terms.classes):
         if vocab.get(iri) is not None or iri.startswith((RDF, RDFS, OWL, XSD)):
             continue
         if not index.classes_of(iri) and not exists(iri):

@@ -15,6 +15,13 @@ appear never rejects a valid query. The query is then parsed by Oxigraph itself 
 in-memory store) so a query we accept is one Oxigraph accepts; Oxigraph's `Store.query` cannot run
 updates at all, which backs the check up.
 
+Syntax errors: Oxigraph's parser reports where it gave up and the tokens it would have accepted
+(character classes and escapes included), which often is the end of the query. So once it refuses a
+query, the tokenizer looks for the usual slips itself — an unclosed string or bracket, a misspelt
+keyword (with the nearest one), a triple pattern with fewer than three terms, an operator with nothing
+after it — and the message names that spot (line, column, the text around it marked ⟨here⟩); failing
+that, Oxigraph's position with its expected tokens said in words ("a variable, an IRI, …").
+
 Execution limits (timeout, row cap) are applied where the query runs: `pyramid.ontology.query_worker`
 (pyoxigraph queries cannot be interrupted, so they run in a child process that can be killed).
 """
@@ -49,6 +56,8 @@ _TOKEN = re.compile(r"""
 | (?P<var>[?$][\w\u00B7\u0300-\u036F\u203F-\u2040]+)
 | (?P<pname>(?:[A-Za-z\u00C0-\uFFFF][\w.\-\u00B7\u00C0-\uFFFF]*)?:(?:[\w\-:%.\u00B7\u00C0-\uFFFF]|\\.)*)
 | (?P<bnode>_:[\w.\-]+)
+| (?P<number>\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)
+| (?P<lang>@[A-Za-z]+(?:-[A-Za-z0-9]+)*)
 | (?P<word>[A-Za-z_][A-Za-z0-9_]*)
 | (?P<other>.)
 """, re.VERBOSE | re.DOTALL)
@@ -69,20 +78,203 @@ def _position(text: str, offset: int) -> tuple[int, int]:
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
+# ------------------------------------------------------------------ readable syntax errors
+# Every bare word of SPARQL 1.1 (and Oxigraph's 1.2 additions); any other bare word is a typo.
+_KEYWORD_TEXT = """
+BASE PREFIX SELECT CONSTRUCT DESCRIBE ASK DISTINCT REDUCED AS FROM NAMED WHERE GROUP BY HAVING ORDER ASC DESC
+LIMIT OFFSET VALUES UNDEF OPTIONAL GRAPH SERVICE SILENT BIND MINUS FILTER UNION EXISTS NOT IN A TRUE FALSE
+COUNT SUM MIN MAX AVG SAMPLE GROUP_CONCAT SEPARATOR STR LANG LANGMATCHES DATATYPE BOUND IRI URI BNODE RAND ABS
+CEIL FLOOR ROUND CONCAT STRLEN UCASE LCASE ENCODE_FOR_URI CONTAINS STRSTARTS STRENDS STRBEFORE STRAFTER YEAR
+MONTH DAY HOURS MINUTES SECONDS TIMEZONE TZ NOW UUID STRUUID MD5 SHA1 SHA256 SHA384 SHA512 COALESCE IF STRLANG
+STRDT SAMETERM ISIRI ISURI ISBLANK ISLITERAL ISNUMERIC REGEX SUBSTR REPLACE LATERAL TRIPLE SUBJECT PREDICATE
+OBJECT ISTRIPLE LANGDIR STRLANGDIR HASLANG HASLANGDIR ADJUST VERSION
+"""
+KEYWORDS = frozenset(_KEYWORD_TEXT.split())
+# Functions and aggregates: a parser that lists them expects an expression there
+_FUNCTION_TEXT = """
+COUNT SUM MIN MAX AVG SAMPLE GROUP_CONCAT STR LANG LANGMATCHES DATATYPE BOUND IRI URI BNODE RAND ABS CEIL FLOOR
+ROUND CONCAT STRLEN UCASE LCASE ENCODE_FOR_URI CONTAINS STRSTARTS STRENDS STRBEFORE STRAFTER YEAR MONTH DAY HOURS
+MINUTES SECONDS TIMEZONE TZ NOW UUID STRUUID MD5 SHA1 SHA256 SHA384 SHA512 COALESCE IF STRLANG STRDT SAMETERM
+ISIRI ISURI ISBLANK ISLITERAL ISNUMERIC REGEX SUBSTR REPLACE TRIPLE SUBJECT PREDICATE OBJECT ISTRIPLE LANGDIR
+STRLANGDIR HASLANG HASLANGDIR ADJUST NOT EXISTS
+"""
+FUNCTIONS = frozenset(_FUNCTION_TEXT.split())
+_DANGLING = frozenset("=<>&|,+/!")  # operators and separators that need something after them
+_TERM_KINDS = ("var", "iri", "pname", "bnode", "string", "number", "lang")
+_CLOSE = {"}": "{", ")": "(", "]": "["}
+# Oxigraph's expected tokens, said in words (those not listed are shown as they are)
+_SAID = {"?": "a variable", "$": "a variable", "<": "an IRI", ":": "a prefixed name", "_:": "a blank node",
+         "[": "a blank node", "'": "a literal", '"': "a literal", "'''": "a literal", '"""': "a literal",
+         "true": "a literal", "false": "a literal"}
+_UNSAID = {"<<", "<<(", "{|", "~", "\\", "\\u", "\\U", "_"}
+
+
+def _expected(listing: str) -> list[str]:
+    """Oxigraph's 'expected one of "$", "'", FILTER, ['0'..='9'], …' as readable items, in order:
+    kinds of term first, then punctuation, then keywords. Character classes become the kind of term
+    they start (a number, a name); escapes and RDF-star openers are left out."""
+    kinds, marks, words = [], [], []
+    i = 0
+    while i < len(listing):
+        c = listing[i]
+        if c == '"':  # a quoted token, backslash escapes inside
+            j, tok = i + 1, []
+            while j < len(listing) and listing[j] != '"':
+                if listing[j] == "\\" and j + 1 < len(listing):
+                    j += 1
+                tok.append(listing[j])
+                j += 1
+            item, i = "".join(tok), j + 1
+            if item in _SAID:
+                kinds.append(_SAID[item])
+            elif item not in _UNSAID and item.strip():
+                marks.append(f"'{item}'")
+        elif c == "[":  # a character class: skip to its closing bracket (quoted characters inside)
+            j, quoted = i + 1, False
+            while j < len(listing) and (quoted or listing[j] != "]"):
+                quoted = (not quoted) if listing[j] == "'" and listing[j - 1] != "\\" else quoted
+                j += 1
+            cls, i = listing[i:j + 1], j + 1
+            if "'0'" in cls:
+                kinds.append("a number")
+            elif "'A'" in cls or "'a'" in cls:
+                kinds.append("a prefixed name")  # the first letter of a name
+        elif c.isalpha() or c == "_":
+            j = i
+            while j < len(listing) and (listing[j].isalnum() or listing[j] == "_"):
+                j += 1
+            words.append(listing[i:j])
+            i = j
+        else:
+            i += 1
+    functions = [w for w in words if w.upper() in FUNCTIONS]
+    if functions:
+        kinds.append("an expression")
+    return list(dict.fromkeys(kinds + marks + [w for w in words if w.upper() not in FUNCTIONS]))
+
+
+def _said(items: list[str], limit: int = 8) -> str:
+    items = items[:limit] + (["…"] if len(items) > limit else [])
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+
+
+def _diagnose(text: str) -> list[tuple[int, str]]:
+    """(offset, what is wrong) for the slips a tokenizer can see, most specific first: an unclosed
+    string, a word that is no SPARQL keyword, a triple pattern with fewer than three terms, an
+    unbalanced bracket. Used only once the parser has refused the query, to word its error."""
+    toks = tokens(text)
+    found: list[tuple[int, str]] = []
+    for kind, tok, offset in toks:
+        if kind == "other" and tok in "\"'":
+            found.append((offset, f"the string opened with {tok} here is never closed"))
+            return found
+    for kind, tok, offset in toks:
+        if kind == "word" and tok.upper() not in KEYWORDS:
+            from rapidfuzz import fuzz, process
+
+            near = process.extractOne(tok.upper(), sorted(KEYWORDS), scorer=fuzz.ratio, score_cutoff=70)
+            found.append((offset, f"'{tok}' is not a SPARQL keyword" + (f" (did you mean {near[0]}?)" if near else "")))
+    found += _short_triples(toks, len(text))
+    for (kind, tok, offset), nxt in zip(toks, [*toks[1:], None]):
+        if kind == "other" and tok in _DANGLING and (nxt is None or nxt[1] in (")", "}", "]", ".")):
+            found.append((offset, f"nothing follows '{tok}'"))
+    stack: list[tuple[str, int]] = []
+    for kind, tok, offset in toks:
+        if kind != "other":
+            continue
+        if tok in "{([":
+            stack.append((tok, offset))
+        elif tok in _CLOSE:
+            if not stack:
+                found.append((offset, f"'{tok}' closes nothing that is open"))
+                return found
+            if stack[-1][0] != _CLOSE[tok]:
+                line, col = _position(text, stack[-1][1])
+                found.append((offset, (f"'{stack[-1][0]}' opened at line {line}, column {col} is not closed "
+                                       f"before this '{tok}'")))
+                return found
+            stack.pop()
+    if stack:
+        tok, offset = stack[-1]
+        line, col = _position(text, offset)
+        found.append((len(text), f"'{tok}' opened at line {line}, column {col} is never closed"))
+    return found
+
+
+def _short_triples(toks: list[tuple[str, str, int]], end: int) -> list[tuple[int, str]]:
+    """Triple patterns of one or two terms ('{ ?s ?p }'): a run of terms that starts a pattern
+    (after '{' or '.') and stops at '.', '}' or the end of the query. VALUES blocks are skipped."""
+    found = []
+    i, starts = 0, False
+    while i < len(toks):
+        kind, tok, _ = toks[i]
+        if kind == "word" and tok.upper() == "VALUES":  # its rows are not triples
+            while i < len(toks) and toks[i][1] != "{":
+                i += 1
+            depth = 0
+            while i < len(toks):
+                depth += {"{": 1, "}": -1}.get(toks[i][1], 0) if toks[i][0] == "other" else 0
+                i += 1
+                if depth == 0:
+                    break
+            starts = False
+            continue
+        if starts and (kind in _TERM_KINDS or (kind == "word" and tok == "a")):
+            run, j = [], i
+            while j < len(toks) and (toks[j][0] in _TERM_KINDS or toks[j][1] in ("a", "^")):
+                if toks[j][1] != "^" and toks[j][0] != "lang" and (j == i or toks[j - 1][1] != "^"):
+                    run.append(toks[j])
+                j += 1
+            after = toks[j][1] if j < len(toks) else None
+            if 0 < len(run) < 3 and after in (".", "}", None):
+                words = " ".join(t for _, t, _ in run)
+                missing = "predicate and no object" if len(run) == 1 else "object"
+                found.append((run[0][2] if after is not None else end,
+                              f"the triple pattern '{words}' has no {missing}"))
+            i, starts = j, False
+            continue
+        starts = kind == "other" and tok in ("{", ".")
+        i += 1
+    return found
+
+
+def _near(text: str, offset: int) -> str:
+    """The text around `offset` on its line, the spot marked: '…{ ?s ?p ⟨here⟩'."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    line_end = text.find("\n", offset)
+    line_end = len(text) if line_end < 0 else line_end
+    before = text[max(line_start, offset - 30):offset]
+    after = text[offset:min(line_end, offset + 20)]
+    return (("…" if offset - 30 > line_start else "") + before + "⟨here⟩" + after +
+            ("…" if offset + 20 < line_end else "")).strip()
+
+
+def _offset(text: str, line: int, column: int) -> int:
+    """Oxigraph's 1-based line and column (in characters) as an offset into `text`."""
+    starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
+    if line > len(starts):
+        return len(text)
+    return min(starts[line - 1] + column - 1, len(text))
+
+
 def _oxigraph_error(text: str, err: SyntaxError) -> InputError:
     msg = str(err)
     m = re.match(r"error at (\d+):(\d+): (.*)", msg, re.DOTALL)
     if not m:
         return InputError(f"invalid SPARQL: {msg}", path="query")
-    line, column, reason = int(m.group(1)), int(m.group(2)), m.group(3)
-    if reason.startswith("expected one of"):
-        # Oxigraph lists character classes too; keep the keywords, which are what a person can act on
-        words = [w for w in re.findall(r"[A-Z][A-Z_ ]+[A-Z]|[a-z][a-z ]+[a-z]", reason[15:]) if len(w) > 1]
-        reason = "expected one of " + ", ".join(dict.fromkeys(words)) if words else "unexpected text"
-    lines = text.splitlines() or [""]
-    near = lines[line - 1][max(0, column - 20): column + 20].strip() if line <= len(lines) else ""
-    return InputError(f"invalid SPARQL at column {column}: {reason}" + (f" (near '{near}')" if near else ""),
-                      path="query", line=line)
+    offset, reason = _offset(text, int(m.group(1)), int(m.group(2))), m.group(3)
+    found = _diagnose(text)
+    if found:  # the tokenizer's finding says what is wrong, and where, better than the parser's
+        offset = found[0][0]
+        detail = "; ".join(dict.fromkeys(f for _, f in found[:2]))
+    else:
+        listing = reason[len("expected one of"):] if reason.startswith("expected one of") else \
+            reason[len("expected"):] if reason.startswith("expected") else ""
+        items = _expected(listing) if listing else []
+        detail = f"expected {_said(items)}" if items else "unexpected text"
+    line, col = _position(text, offset)
+    where = f"line {line}, column {col}" + (" (the end of the query)" if not text[offset:].strip() else "")
+    return InputError(f"invalid SPARQL at {where}: {detail} — near: {_near(text, offset)}", path="query", line=line)
 
 
 _PARSER = ox.Store()  # empty, in memory: parsing a query against it reads nothing

@@ -30,19 +30,42 @@ def staff() -> list[tuple[str, str, str, str]]:
     return out
 
 
-def ontology_ttl() -> str:
-    lines = [f"@prefix base: <{BASE}> .", "@prefix owl: <http://www.w3.org/2002/07/owl#> .",
-             "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .", "",
-             "base:STAFF a owl:Class .", "base:DEPARTMENT a owl:Class .",
-             "base:has_name a owl:DatatypeProperty ; rdfs:domain base:STAFF .",
-             "base:has_position a owl:DatatypeProperty ; rdfs:domain base:STAFF .",
-             "base:works_for a owl:ObjectProperty ; rdfs:domain base:STAFF ; rdfs:range base:DEPARTMENT .", ""]
-    for key, label in DEPTS.items():
-        lines.append(f'base:{key} a base:DEPARTMENT ; rdfs:label "{label}" .')
+PREFIXES = [f"@prefix base: <{BASE}> .", "@prefix owl: <http://www.w3.org/2002/07/owl#> .",
+            "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .",
+            "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .", ""]
+SCHEMA = ["base:STAFF a owl:Class .", "base:DEPARTMENT a owl:Class .",
+          "base:has_name a owl:DatatypeProperty ; rdfs:domain base:STAFF .",
+          "base:has_position a owl:DatatypeProperty ; rdfs:domain base:STAFF .",
+          "base:works_for a owl:ObjectProperty ; rdfs:domain base:STAFF ; rdfs:range base:DEPARTMENT .", ""]
+# What a curated schema also holds and a schema rewrite tends to lose: the ontology header, a typed
+# literal, language-tagged text, an owl:Restriction on a blank node.
+SCHEMA_EXTRAS = ['base:staff-ontology a owl:Ontology ; owl:versionInfo "2.5"^^xsd:decimal ;',
+                 '    rdfs:comment "Staff of two departments"@en .',
+                 'base:has_position rdfs:comment "the position held"@en , "職位"@zh .',
+                 "base:STAFF rdfs:subClassOf [ a owl:Restriction ; owl:onProperty base:works_for ;",
+                 "                             owl:someValuesFrom base:DEPARTMENT ] .", ""]
+
+
+def instance_lines() -> list[str]:
+    lines = [f'base:{key} a base:DEPARTMENT ; rdfs:label "{label}" .' for key, label in DEPTS.items()]
     for i, (sid, label, _, dept) in enumerate(staff()):
         lines.append(f'base:{sid} a base:STAFF ; rdfs:label "{label}" ; base:has_name "{label}" ; '
                      f'base:has_position "{POSITIONS[i % 3]}" ; base:works_for base:{dept} .')
-    return "\n".join(lines) + "\n"
+    return lines
+
+
+def ontology_ttl() -> str:
+    return "\n".join(PREFIXES + SCHEMA + instance_lines()) + "\n"
+
+
+def schema_ttl() -> str:
+    """The schema alone, with the extras (for `polyrag ontology load-schema`)."""
+    return "\n".join(PREFIXES + SCHEMA + SCHEMA_EXTRAS)
+
+
+def instances_ttl() -> str:
+    """The individuals alone (for `polyrag ontology import`)."""
+    return "\n".join(PREFIXES + instance_lines()) + "\n"
 
 
 def kg_triples() -> list[KGTriple]:
@@ -59,3 +82,19 @@ def kg_triples() -> list[KGTriple]:
              "Kowloon"), ("Hung Hom", "is a district of", "Kowloon"), ("PolyU Library", "opens at", "8 am")]
     return [KGTriple(f"t{n:03d}", s, r, o, chunk_id=f"c{n // 5}", doc_id=f"d{n // 25}")
             for n, (s, r, o) in enumerate(rows)]
+
+
+WEBSITES = ["has personal website", "has a personal website", "personal website is"]
+
+
+def website_triples(start: int = 1000) -> list[KGTriple]:
+    """Twelve staff members' home pages: values that read like URLs but are text (a datatype attribute)."""
+    return [KGTriple(f"t{start + i}", name, WEBSITES[i % 3], f"https://example.edu/~{label.split()[0].lower()}",
+                     chunk_id=f"c{200 + i}", doc_id="d9")
+            for i, (_, label, name, _) in enumerate(staff()[:12])]
+
+
+def kg_json_rows(triples: list[KGTriple]) -> list[dict[str, str]]:
+    """Triples in the `polyrag kg import` JSON format."""
+    return [{"sub": t.subject, "rel": t.relation, "obj": t.object, "chunk_id": t.chunk_id, "doc_id": t.doc_id}
+            for t in triples]

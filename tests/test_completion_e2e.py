@@ -7,11 +7,12 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from completion_fixtures import BASE, kg_triples, ontology_ttl
+from completion_fixtures import BASE, WEBSITES, kg_triples, ontology_ttl, website_triples
 from conftest import run_cli
 
 from completion.apply import apply_accepted
 from completion.errors import CompletionError
+from completion.pipeline import run_completion
 from completion.plot import plot
 from completion.review import CompletionFiles, accept, reject
 from completion.service import run_in_workspace
@@ -19,6 +20,7 @@ from completion.sources import load_rdf_store
 from completion.target import OxigraphTarget
 from completion.types import KGTriple
 from pyramid.config import CompletionSettings
+from pyramid.errors import InputError
 
 CFG = CompletionSettings(k_min=2, k_max=8)
 
@@ -91,3 +93,19 @@ def test_bad_inputs_have_clear_messages(pyramid, embedder, capsys):
     files.proposals.write_text(files.proposals.read_text().replace("status: proposed", "status: [", 1))
     code, out, err = run_cli(["complete", "reject", "P0001", "-w", ws], capsys)
     assert code == 2 and "proposals.yaml, line" in err and "not valid YAML" in err
+    # the hint does not send the curator to a command that refuses the file too
+    assert "fix the edit" in err and "`run` included" in err and "re-run" not in err
+    with pytest.raises(InputError, match="not valid YAML.*fix the edit"):
+        run_in_workspace(files, target, kg_triples(), embed, CFG)
+
+
+def test_near_paraphrases_end_in_one_proposal_with_default_settings(pyramid, embedder):
+    # 13 high-priority phrases: three meanings worded three ways each (+ a few others). With k_min = 16
+    # the grid used to be k = 12 alone, one proposal per wording.
+    view = pyramid[1].view()
+    result = run_completion(view, kg_triples() + website_triples(), lambda t: embedder.embed(list(t)),
+                            CompletionSettings())
+    proposals = [d.proposal for d in result.drafts if d.proposal.covered_by is None]
+    for words, wordings in (("research interest", 3), ("email", 3), ("website", len(WEBSITES))):
+        hits = [p for p in proposals if any(words in r.text for r in p.relations)]
+        assert len(hits) == 1 and len(hits[0].relations) == wordings, (words, hits)

@@ -56,7 +56,9 @@ def test_kmedoids_chooses_k_by_silhouette_and_medoids_are_members():
     for c in range(4):   # each medoid is a point of its own cluster, and clusters follow the centres
         members = np.flatnonzero(res.labels == c)
         assert res.medoids[c] in members and len(set(members // 15)) == 1
-    assert k_grid(16, 120, 10) == [9]
+    # the grid follows the number n of phrases: [min(k_min, max(2, n // 20)), min(k_max, n // 2, n - 1)]
+    assert k_grid(16, 120, 10) == [2, 3, 4, 5] and k_grid(16, 120, 3) == [2] and k_grid(16, 120, 2) == []
+    assert k_grid(16, 120, 3000) == [16, 37, 58, 78, 99, 120] and k_grid(16, 120, 100) == [5, 14, 23, 32, 41, 50]
 
 
 def _typing(names_classes):

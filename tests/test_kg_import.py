@@ -24,15 +24,35 @@ def test_the_polyu_file_reads_with_its_four_empty_objects_reported(shared_data):
 def test_json_array_errors_carry_line_numbers(tmp_path):
     f = tmp_path / "t.json"
     f.write_text('[\n {"sub": "A", "rel": "r", "obj": "B"},\n {"sub": "A", "rel": "  ", "obj": "C"},\n'
-                 ' {"head": "X", "relation": "r", "tail": 3},\n "text"\n]\n')
+                 ' {"head": "X", "relation": "r", "tail": [3]},\n "text"\n]\n')
     read = read_triples(f)
     assert len(read.rows) == 1
     assert [(e.line, e.message) for e in read.errors] == [
-        (3, "field 'rel': empty relation"), (4, "field 'tail': expected a string, got int"),
+        (3, "field 'rel': empty relation"), (4, "field 'tail': expected a string, number or boolean, got an array"),
         (5, "expected an object with subject, relation and object, got str")]
     f.write_text('[\n {"sub": "A", "rel": "r", "obj": "B"},\n {"sub": "A" "rel": "r"}\n]')
     with pytest.raises(InputError, match=r"t\.json, line 3: not valid JSON"):
         read_triples(f)
+
+
+@pytest.mark.parametrize("suffix", ["json", "jsonl"])
+def test_json_numbers_and_booleans_read_as_their_text(tmp_path, suffix):
+    recs = ['{"sub": "Ronaldo", "rel": "scored", "obj": 8, "properties": {"share": 0.25, "penalty": false}}',
+            '{"sub": "Ligue 1", "rel": "has teams", "obj": 18.50}',
+            '{"sub": 2002, "rel": "is a leap year", "obj": true, "confidence": 0.5}',
+            '{"sub": "A", "rel": "r", "obj": null}',
+            '{"sub": "A", "rel": {"text": "r"}, "obj": "B"}']
+    f = tmp_path / f"t.{suffix}"
+    f.write_text("\n".join(recs) + "\n" if suffix == "jsonl" else "[\n" + ",\n".join(recs) + "\n]\n")
+    read = read_triples(f)
+    got = [(r.triple.head, r.triple.relation, r.triple.tail) for r in read.rows]
+    assert got == [("Ronaldo", "scored", "8"), ("Ligue 1", "has teams", "18.50"), ("2002", "is a leap year", "true")]
+    assert read.rows[0].triple.properties == {"share": "0.25", "penalty": "false"}
+    assert read.rows[2].triple.confidence == 0.5
+    first = 1 if suffix == "jsonl" else 2
+    assert [(e.line, e.message) for e in read.errors] == [
+        (first + 3, "field 'obj': null or missing (a CSV row shorter than its header?)"),
+        (first + 4, "field 'rel': expected a string, number or boolean, got an object")]
 
 
 def test_jsonl_and_csv(tmp_path):
@@ -78,3 +98,25 @@ def test_cli_import_messages(workspace, tmp_path, capsys):
     assert code == 0 and "imported 1 triples" in out and "skipped 1 malformed rows" in out
     code, out, err = run_cli(["kg", "stats", workspace.root, "--json"], capsys)
     assert json.loads(out)["triples"] == 1
+
+
+def test_stats_lists_likely_duplicates_but_not_differing_numbers_or_types(workspace, tmp_path, capsys):
+    """Pairs MiniLM puts ≥ 0.85 apart but below the 0.92 merge threshold are listed (Real Madrid /
+    Real Madrid CF: 0.90, Paris Saint-Germain / Paris Saint Germain FC: 0.89, measured); Ligue 1 /
+    Ligue 2 (0.93) differ in a number and the two Parises in type, so neither is a likely duplicate."""
+    rows = [("Karim Benzema", "played for", "Real Madrid", ""), ("Vinicius Junior", "plays for", "Real Madrid CF", ""),
+            ("Kylian Mbappe", "played for", "Paris Saint-Germain", ""),
+            ("Lionel Messi", "played for", "Paris Saint Germain FC", ""),
+            ("Paris Saint-Germain", "won", "Ligue 1", ""), ("Le Havre", "won", "Ligue 2", ""),
+            ("Paris", "is the capital of", "France", "PLACE"), ("Paris", "was a prince of", "Troy", "PERSON")]
+    f = tmp_path / "kg.jsonl"
+    f.write_text("".join(json.dumps({"sub": s, "rel": r, "obj": o, "subject_type": ty}) + "\n" for s, r, o, ty in rows))
+    assert run_cli(["kg", "import", workspace.root, f], capsys)[0] == 0
+    code, out, _ = run_cli(["kg", "stats", workspace.root, "--json"], capsys)
+    stats = json.loads(out)
+    assert code == 0 and stats["entities"] == 15                # nothing was merged at import
+    assert {frozenset(p[:2]) for p in stats["likely_duplicates"]} == {
+        frozenset({"Real Madrid", "Real Madrid CF"}), frozenset({"Paris Saint-Germain", "Paris Saint Germain FC"})}
+    assert all(0.85 <= p[2] < 0.92 for p in stats["likely_duplicates"])
+    code, out, _ = run_cli(["kg", "stats", workspace.root], capsys)
+    assert code == 0 and "likely duplicate entities: " in out and "Real Madrid ~ Real Madrid CF" in out.replace("\n", " ")

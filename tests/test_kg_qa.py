@@ -10,7 +10,9 @@ from conftest import run_cli
 from kg_fixtures import SPORTS, kg_session, t
 
 from pyramid.kg.index import TripleHit
+from pyramid.kg.model import Entity
 from querying.kg_qa import answer_kg, compute_signals, decide
+from querying.mindful import Constraints, align, ground, rank_relations
 
 Q_BLUES = "Who was the captain of the St. Louis Blues?"
 
@@ -147,8 +149,8 @@ def test_only_names_in_the_question_link_entities():
     from kg_fixtures import t as triple
     from querying.kg_qa import question_names
 
-    assert question_names("Did Paris Saint-Germain win Ligue 1?") == {"paris", "saint", "germain", "ligue", "1"}
-    assert question_names("what did ronaldo win") == {"did", "ronaldo", "win"}   # no capitals: all words
+    assert question_names("Did Paris Saint-Germain win Ligue 1?").words == {"paris", "saint", "germain", "ligue", "1"}
+    assert question_names("what did ronaldo win").words == {"did", "ronaldo", "win"}   # no capitals: all words
     generic = [TripleHit(triple("Dr Wang Wenyi", "has", "research"), 0.9),
                TripleHit(triple("Department of Computing", "offers", "Data Science"), 0.5)]
     sig = compute_signals("Dr Elena Marsh-Okafor has research interest in what?", generic)
@@ -174,3 +176,181 @@ def test_auto_mode_trusts_only_the_signals_with_the_tiny_default_model(session):
                  sufficiency="signals")
     a2 = answer_kg(s2, "Who was the captain of the St. Louis Blues?", k=3)
     assert a2.layer == "kg" and a2.text == "Alex Pietrangelo"  # the LLM's "no" is not used, its answer is
+
+
+def test_a_first_or_last_name_alone_links_a_person():
+    from querying.kg_qa import named_in, question_names
+
+    alice = [TripleHit(t("Alice Smith", "lives in", "Paris"), 0.7)]
+    sig = compute_signals("Where does Alice live?", alice)
+    assert sig.linked == ["Alice Smith"] and sig.overlap == 1.0          # "alic", "live" both in the triple
+    assert decide("signals", False, sig, 0.4, 0.75)[0] is True
+    assert compute_signals("Where does Dr Smith work?", alice).linked == ["Alice Smith"]
+    assert compute_signals("Where does Alice Jones live?", alice).linked == []   # another Alice
+    assert compute_signals("Where does Al live?", alice).linked == []            # too short to tell
+    names = question_names("Which Department offers Data Science?")
+    assert names.spans == (("department",), ("data", "science"))
+    assert not named_in("Department of Computing", names)      # a word of a name with fillers, not a person
+    assert not named_in("Alice Smith", question_names("Where does Alice live?"), "ORGANIZATION")
+    assert named_in("Department of Computing", question_names("What does the Department of Computing teach?"))
+
+
+def test_where_does_alice_live_is_answered_from_the_kg(session):
+    q = "Where does Alice live?"
+    s = session({q: {"sufficient": True, "answer": "Paris", "facts": [1]}},
+                extra=[t("Alice Smith", "lives in", "Paris", doc="d7")], sufficiency="signals")
+    a = answer_kg(s, q, k=3)
+    assert a.layer == "kg" and a.text == "Paris" and a.evidence[0].subject == "Alice Smith"
+
+
+# ------------------------------------------------------------------------------ Mindful-RAG step 6
+RONALDO = Entity.named("Ronaldo").id
+CLUBS = [t("Ronaldo", "plays for", "Real Madrid", doc="c1", props={"year": "2009"}),
+         t("Ronaldo", "plays for", "Juventus", doc="c2", props={"year": "2018"}),
+         t("Ronaldo", "plays for", "Al Nassr", doc="c3", props={"year": "2023"}),
+         t("Ronaldo", "was born in", "Funchal", doc="c4")]
+WORLD_CUP = "2002 FIFA World Cup"
+GOALS = [t("Rivaldo", "scored 5 goals in", WORLD_CUP, doc="g1"), SPORTS[3],        # Ronaldo: 8
+         t("Christian Vieri", "scored 4 goals in", WORLD_CUP, doc="g2"),
+         t(WORLD_CUP, "was held in", "Japan", doc="g3")]
+TALKS = [t("Alice Smith", "gave a talk at", "ICML", doc="a1", props={"place": "Vienna", "year": "2024"}),
+         t("Alice Smith", "gave a talk at", "NeurIPS", doc="a2", props={"place": "Vancouver", "year": "2024"})]
+
+
+def _objects(triples):
+    return [x.object.name for x in triples]
+
+
+def test_align_filters_by_year_and_place_only_when_some_triple_agrees():
+    assert _objects(align(CLUBS, Constraints(time="2018")).triples) == ["Juventus"]
+    assert _objects(align(CLUBS, Constraints(time="1999")).triples) == _objects(CLUBS)   # nobody says 1999
+    assert _objects(align(TALKS, Constraints(place="Vienna")).triples) == ["ICML"]
+    assert _objects(align(TALKS, Constraints(place="Tokyo")).triples) == ["ICML", "NeurIPS"]
+
+
+def test_align_current_puts_the_latest_first_and_drops_superseded_facts():
+    marked = t("Ronaldo", "currently coaches", "Portugal U21", doc="c9")
+    got = align([*CLUBS, marked], Constraints(current=True), [RONALDO]).triples
+    assert _objects(got) == ["Portugal U21", "Al Nassr", "Funchal"]   # Real Madrid, Juventus superseded
+    # superseded is per entity and relation: two players of one club are both current
+    team = Entity.named("St. Louis Blues").id
+    captains = [t("Alex Pietrangelo", "captain of", "St. Louis Blues", doc="x1", props={"year": "2019"}),
+                t("Ryan O'Reilly", "captain of", "St. Louis Blues", doc="x2", props={"year": "2022"})]
+    assert [x.subject.name for x in align(captains, Constraints(current=True), [team]).triples] == \
+        ["Ryan O'Reilly"]
+
+
+def test_align_aggregates_count_list_max_min():
+    again = t("Ronaldo", "plays for", "Juventus", doc="c5", props={"year": "2019"})   # same club, another fact
+    count = align([*CLUBS[:3], again, CLUBS[3]], Constraints(aggregation="count"), [RONALDO])
+    assert count.answer == "3 (Real Madrid, Juventus, Al Nassr)"           # the top relation only, clubs once
+    assert align(CLUBS, Constraints(aggregation="list"), [RONALDO]).answer == "Real Madrid, Juventus, Al Nassr"
+    cup = Entity.named(WORLD_CUP).id
+    top = align(GOALS, Constraints(aggregation="max"), [cup])
+    assert top.answer == "Ronaldo" and top.used == [SPORTS[3]]             # 8 > 5 > 4; the year is not a count
+    assert align(GOALS, Constraints(aggregation="min"), [cup]).answer == "Christian Vieri"
+    titles = [t("Real Madrid", "won", "La Liga titles", doc="l1", props={"count": "35", "year": "2024"}),
+              t("Barcelona", "won", "La Liga titles", doc="l2", props={"count": "27", "year": "2025"})]
+    assert align(titles, Constraints(aggregation="max"), [Entity.named("La Liga titles").id]).answer == "Real Madrid"
+    players = [t("Ronaldo", "plays for", "Juventus", doc="p1"), t("Paulo Dybala", "plays for", "Juventus", doc="p2")]
+    assert align(players, Constraints(aggregation="count"), [Entity.named("Juventus").id]).answer == \
+        "2 (Ronaldo, Paulo Dybala)"                                          # the question is about the club
+    assert align(CLUBS, Constraints(aggregation="max"), [RONALDO]).answer == ""   # nothing to compare
+
+
+def test_ground_keeps_only_what_the_question_says():
+    q = "Who was the captain of the St. Louis Blues in 2019?"
+    assert ground(Constraints("2020", "Mars", True, "count"), q) == Constraints("2019", "", False, "none")
+    q = "How many trophies did the St. Louis Blues win in St. Louis?"
+    assert ground(Constraints("", "St. Louis", False, "list"), q) == Constraints("", "St. Louis", False, "count")
+    assert ground(Constraints(aggregation="none"), "Who currently scores the most goals?") == \
+        Constraints("", "", True, "max")
+    assert ground(Constraints(current=True), "Where does Alice live?").current is True    # present tense
+    assert ground(Constraints(aggregation="min"), "Which club has the most or the least fans?").aggregation == "min"
+
+
+def test_step_5_ranks_by_cosine_and_key_words():
+    won, plays = SPORTS[2], CLUBS[0]
+    by_relation = {"won": [won], "plays for": [plays]}
+    scores = {won.id: 0.60, plays.id: 0.55}
+    assert rank_relations(by_relation, scores, set()) == ["won", "plays for"]
+    assert rank_relations(by_relation, scores, {"play"}) == ["plays for", "won"]      # a key word decides
+
+
+def mindful_rules(**replace):
+    rules = {"List the named entities in the question": {"entities": ["Ronaldo"], "keywords": ["clubs", "banana"]},
+             "What does the question ask for?": {"intent": "a number of clubs", "answer_type": "number"},
+             "what topic or domain": {"context": "football careers"},
+             "Which relations can lead to the answer?": {"relations": []},
+             "Which constraints does the question set?": {"time": "", "place": "", "current": False,
+                                                          "aggregation": "none"},
+             "Do the facts above answer": {"sufficient": True, "answer": "Real Madrid", "facts": [1]},
+             "Does the answer give what the question asks for?": {"matches": True}}
+    rules.update(replace)
+    return rules
+
+
+def _prompt(s, needle):
+    return [c[-1]["content"] for c in s.llm.provider.calls if needle in c[-1]["content"]]
+
+
+def test_mindful_feeds_each_step_into_the_next_and_counts(session):
+    s = session(mindful_rules(), extra=CLUBS)
+    a = answer_kg(s, "How many clubs has Ronaldo played for?", mindful=True)
+    assert "Named entities: Ronaldo\nKey words: clubs, banana" in _prompt(s, "What does the question ask for?")[0]
+    assert "It asks for: a number of clubs (number)" in _prompt(s, "what topic or domain")[0]
+    relations = _prompt(s, "Which relations can lead")[0]
+    assert "Context: football careers" in relations and "1. plays for" in relations
+    assert "Context: football careers" in _prompt(s, "Does the answer give")[0]
+    rank = next(st for st in a.trace if st.step == "kg.mindful.5_rank")
+    assert rank.input["keywords"] == ["club"]                    # "banana" is not in the question
+    assert a.layer == "kg" and a.text == "3 (Real Madrid, Juventus, Al Nassr)"   # the model said "Real Madrid"
+    assert {e.object for e in a.evidence[:3]} == {"Real Madrid", "Juventus", "Al Nassr"}
+
+
+def test_mindful_current_answers_from_the_latest_fact(session):
+    q = "Which club does Ronaldo currently play for?"
+    s = session(mindful_rules(**{"Do the facts above answer": {"sufficient": True, "answer": "Al Nassr",
+                                                               "facts": [1]}}), extra=CLUBS)
+    a = answer_kg(s, q, mindful=True)
+    facts = _prompt(s, "Do the facts above answer")[0]
+    assert "Al Nassr" in facts and "Real Madrid" not in facts and "Juventus" not in facts
+    assert a.layer == "kg" and a.text == "Al Nassr" and a.evidence[0].object == "Al Nassr"
+
+
+def test_mindful_place_keeps_the_triples_of_that_place(session):
+    q = "Which conference did Alice Smith give a talk at in Vienna?"
+    s = session(mindful_rules(**{
+        "List the named entities in the question": {"entities": ["Alice Smith", "Vienna"], "keywords": ["talk"]},
+        "Which constraints does the question set?": {"time": "", "place": "Vienna", "current": False,
+                                                     "aggregation": "none"},
+        "Do the facts above answer": {"sufficient": True, "answer": "ICML", "facts": [1]}}), extra=TALKS)
+    a = answer_kg(s, q, mindful=True)
+    facts = _prompt(s, "Do the facts above answer")[0]
+    assert "ICML" in facts and "NeurIPS" not in facts
+    assert a.layer == "kg" and a.text == "ICML"
+
+
+def test_mindful_max_replaces_the_models_answer_with_the_compared_one(session):
+    q = "Who scored the most goals in the 2002 FIFA World Cup?"
+    s = session(mindful_rules(**{
+        "List the named entities in the question": {"entities": [WORLD_CUP], "keywords": ["goals"]},
+        "Do the facts above answer": {"sufficient": True, "answer": "Rivaldo", "facts": [2]}}), extra=GOALS)
+    a = answer_kg(s, q, mindful=True)
+    assert a.layer == "kg" and a.text == "Ronaldo" and a.evidence[0].triple_id == SPORTS[3].id
+    assert "Answer: Ronaldo" in _prompt(s, "Does the answer give")[0]
+
+
+def test_a_reply_failing_its_schema_counts_as_no_and_the_signals_still_decide(session):
+    from pyramid.llm.scripted import Seq
+
+    q = "Did Paris Saint-Germain win Ligue 1?"
+    bad = Seq("{\"sufficient\": tr", "{\"sufficient\": tr", "{\"sufficient\": tr")   # never valid JSON
+    s = session({q: bad}, sufficiency="signals")
+    a = answer_kg(s, q, k=3)
+    assert a.layer == "kg" and a.text == "Paris Saint-Germain won Ligue 1 (year: 2019)."   # the triple itself
+    assert "the LLM reply failed its schema, counted as no: LLMSchemaError" in a.trace[2].outcome
+    q2 = "How many goals did Karim Benzema score for Real Madrid?"     # no triple restates it: the no stands
+    s2 = session({q2: Seq("oops", "oops", "oops")}, sufficiency="combined")
+    a2 = answer_kg(s2, q2, k=3)
+    assert a2.layer == "none" and "counted as no" in a2.trace[2].outcome

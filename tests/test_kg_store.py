@@ -5,16 +5,19 @@ the test deletes every :Entity node of that database). No LLM is involved."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import os
 import socket
 
 import pytest
+from conftest import run_cli
 from kg_fixtures import SPORTS, bolt_store, bolt_uri, connect_bolt, t  # noqa: F401 — fixtures
 
 from pyramid.kg.kuzu_store import KuzuStore
 from pyramid.kg.model import Entity
 from pyramid.kg.neo4j_store import Neo4jStore, byte_batches
-from pyramid.kg.store import GraphStoreError
+from pyramid.kg.store import GraphStoreError, Q
 
 BACKENDS = ["kuzu", "bolt"] + (["neo4j"] if os.environ.get("NEO4J_URI") else [])
 
@@ -144,6 +147,91 @@ def test_read_only_kuzu_refuses_writes(tmp_path):
     r.close()
 
 
+def _snapshot(store):
+    """Everything the graph holds: every triple with all its fields, every entity."""
+    triples = sorted((x.id, x.subject, x.relation, x.object, x.canonical, json.dumps(x.properties, sort_keys=True),
+                      x.chunk_id, x.doc_id, x.confidence) for x in store.iter_triples())
+    return triples, sorted((e.id, e.name, e.norm, e.type) for e in store.entities())
+
+
+def test_kuzu_writes_under_a_workspace_path_with_quotes_and_backslashes(tmp_path, capsys):
+    """COPY takes its CSV path as a string literal: a quote in the workspace path must not break it."""
+    root = tmp_path / "O'Brien's \\ 'files'"
+    store = KuzuStore(root / "graph.kuzu")
+    store.upsert([], SPORTS)
+    store.upsert([], SPORTS[:2])        # the second write replaces edges through the same path
+    assert store.stats().triples == 7
+    store.close()
+    f = root / "kg.json"
+    f.write_text(json.dumps([{"sub": x.subject.name, "rel": x.relation, "obj": x.object.name} for x in SPORTS]))
+    code, out, err = run_cli(["kg", "import", root / "ws'quoted", f], capsys)
+    assert code == 0, err
+    assert "graph: 7 triples, 11 entities" in out
+
+
+@pytest.mark.parametrize("where", ["in COPY", "between the deletions and COPY"])
+def test_a_failed_kuzu_upsert_leaves_the_graph_as_it_was(tmp_path, monkeypatch, where):
+    path = tmp_path / "graph.kuzu"
+    store = KuzuStore(path)
+    store.upsert([], SPORTS)
+    before = _snapshot(store)
+    changed = dataclasses.replace(SPORTS[2], confidence=0.5)             # an edge replaced (deleted, copied)
+    new = t("Kylian Mbappe", "plays for", "Real Madrid", doc="d9")        # a new entity and edge
+    real_run = KuzuStore._run
+
+    def run(self, query, params=None, *, write=False):
+        if where == "in COPY" and query == Q["upsert_entities"]:
+            # leave the new player out: COPY then meets an edge whose end is missing, and Kùzu fails it
+            params = {"rows": [r for r in params["rows"] if r["name"] != "Kylian Mbappe"]}
+        out = real_run(self, query, params, write=write)
+        if where != "in COPY" and query == Q["delete_triples"]:
+            raise RuntimeError("IO exception: no space left on device (forced)")
+        return out
+
+    monkeypatch.setattr(KuzuStore, "_run", run)
+    with pytest.raises(GraphStoreError, match=r"writing 2 triples to the Kùzu graph at .* failed, nothing was written"):
+        store.upsert([], [changed, new])
+    monkeypatch.undo()
+    assert _snapshot(store) == before
+    assert not list(tmp_path.glob(".rel-*"))                            # no temporary CSV left behind
+    store.close()
+    reopened = KuzuStore(path)                                           # and so it stays on disk
+    assert _snapshot(reopened) == before
+    reopened.upsert([], [changed, new])                                  # the store is usable again
+    assert reopened.stats().triples == 8 and reopened.triples([changed.id])[0].confidence == 0.5
+    reopened.close()
+
+
+def test_retrieval_cannot_write_on_the_bolt_store(bolt_store, bolt_uri):
+    """FalkorDB runs a write sent with READ routing (measured), so the store's own guard is what holds."""
+    bolt_store._run("MATCH (n) DETACH DELETE n", write=True)
+    bolt_store.upsert([], SPORTS)
+    before = _snapshot(bolt_store)
+    ro = connect_bolt(bolt_uri, read_only=True, batch_bytes=3000)
+    try:
+        assert ro.stats().triples == 7 and len(ro.neighbours([SPORTS[0].subject.id], hops=2)) == 2   # reads work
+        writes = {"upsert": lambda: ro.upsert([], [t("A", "r", "B")]),
+                  "rename": lambda: ro.rename_relations(["won"], "achieved"),
+                  "set_canonical": lambda: ro.set_canonical(["won"], "achieved"),
+                  "delete_documents": lambda: ro.delete_documents(["d1"]),
+                  "delete_triples": lambda: ro.delete_triples([SPORTS[0].id]),
+                  "raw write": lambda: ro._run("MATCH (e:Entity) SET e.name = 'x'", write=True)}
+        for name, op in writes.items():
+            with pytest.raises(GraphStoreError, match="opened read-only"):
+                op()
+                pytest.fail(f"{name} wrote through a read-only store")
+        # A query run for reading may not carry a write clause, on a read-only store or a writer.
+        for s in (ro, bolt_store):
+            for q in ("MATCH (e:Entity) SET e.name = 'x' RETURN e.id AS id",
+                      "MATCH (e:Entity) DETACH DELETE e", "CREATE (e:Entity {id: 'x'})",
+                      "MERGE (e:Entity {id: 'x'}) RETURN e.id AS id"):
+                with pytest.raises(GraphStoreError, match="write clause on the read path"):
+                    s._run(q)
+    finally:
+        ro.close()
+    assert _snapshot(bolt_store) == before
+
+
 def _closed_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -184,3 +272,66 @@ def test_the_layer_imports_searches_and_expands_over_the_bolt_backend(bolt_store
     assert hits[0].triple.relation == "top scorer for"
     assert {h.triple.relation for h in hits[1:]} == {"plays in"}
     assert kg.stats()["top_relations"][0] == ("won", 3)
+
+
+def _sports_file(tmp_path):
+    f = tmp_path / "kg.json"
+    f.write_text(json.dumps([{"sub": x.subject.name, "rel": x.relation, "obj": x.object.name} for x in SPORTS]))
+    return f
+
+
+Q_BLUES = "Who was the captain of the St. Louis Blues?"
+
+
+def test_ask_refuses_an_index_built_from_another_store(workspace, tmp_path, capsys, monkeypatch):
+    """The index was built from Kùzu; the settings now point at an unreachable Neo4j. Answering from
+    the Kùzu triples would be a silent stale answer: refused, and the waterfall records why."""
+    assert run_cli(["kg", "import", workspace.root, _sports_file(tmp_path)], capsys)[0] == 0
+    uri = f"bolt://127.0.0.1:{_closed_port()}"
+    rules = tmp_path / "rules.json"
+    rules.write_text("{}")                      # no LLM call is expected
+    for k, v in {"POLYRAG_KG__BACKEND": "neo4j", "POLYRAG_KG__NEO4J_URI": uri, "POLYRAG_KG__NEO4J_TIMEOUT_S": "2",
+                 "POLYRAG_LLM__PROVIDER": "scripted", "POLYRAG_LLM__SCRIPTED_FILE": str(rules)}.items():
+        monkeypatch.setenv(k, v)
+    code, out, err = run_cli(["ask", workspace.root, Q_BLUES, "--layer", "kg"], capsys)
+    assert code == 2 and "Traceback" not in err and "Pietrangelo" not in out
+    assert f"was built from kuzu, but the configured graph store is neo4j at {uri}" in err
+    assert f"polyrag kg sync {workspace.root}" in err
+    code, out, err = run_cli(["ask", workspace.root, Q_BLUES, "--json"], capsys)     # the waterfall
+    a = json.loads(out)
+    errors = [s for s in a["trace"] if s["step"] == "kg.error"]
+    assert code == 0 and a["layer"] == "none" and len(errors) == 1 and uri in errors[0]["outcome"]
+    code, out, err = run_cli(["kg", "sync", workspace.root], capsys)
+    assert code == 2 and f"cannot reach Neo4j at {uri}" in err
+    monkeypatch.delenv("POLYRAG_KG__BACKEND")   # back to Kùzu: the same index is accepted again
+    code, out, err = run_cli(["kg", "search", workspace.root, "captain", "--json"], capsys)
+    assert code == 0 and json.loads(out)[0]["relation"] == "captain of"
+
+
+def test_a_server_index_follows_the_server_and_an_unreachable_one_is_an_error(bolt_store, workspace, embedder,
+                                                                             tmp_path, monkeypatch):
+    """The index mirrors a Neo4j-protocol server (the Bolt test server, handed in while 'reachable');
+    a triple deleted there is no longer served, and once the server is gone a question fails with
+    its URI — in the waterfall, as a recorded kg.error."""
+    from kg_fixtures import kg_session
+
+    from pyramid.progress import NullProgress
+    from querying.kg_qa import answer_kg
+    from querying.waterfall import answer_waterfall
+
+    uri = f"bolt://127.0.0.1:{_closed_port()}"
+    s = kg_session(workspace, embedder, {}, backend="neo4j", neo4j_uri=uri, neo4j_timeout_s=2)
+    bolt_store._run("MATCH (n) DETACH DELETE n", write=True)
+    with monkeypatch.context() as m:
+        m.setattr(s.kg, "store", lambda write=False: bolt_store)
+        s.kg.import_file(_sports_file(tmp_path), progress=NullProgress())
+        assert s.kg.index.built_from == f"neo4j at {uri}, database (default)"
+        top = s.kg.search(Q_BLUES, k=1)[0].triple
+        assert top.relation == "captain of"
+        bolt_store.delete_triples([top.id])                     # changed on the server, not in the index
+        assert top.id not in {h.triple.id for h in s.kg.search(Q_BLUES, k=3)}
+    with pytest.raises(GraphStoreError, match=f"cannot reach Neo4j at {uri}"):
+        answer_kg(s, Q_BLUES)
+    a = answer_waterfall(s, Q_BLUES, layers=["kg"])
+    assert a.layer == "none" and [st.step for st in a.trace] == ["kg.error"]
+    assert f"GraphStoreError: cannot reach Neo4j at {uri}" in a.trace[0].outcome

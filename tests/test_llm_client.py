@@ -40,6 +40,9 @@ def test_second_call_is_a_cache_hit_and_counted(tmp_path):
     assert not first.cached and second.cached
     assert len(provider.calls) == 1
     assert meter.total.calls == 1 and meter.total.cache_hits == 1
+    # the hit costs no tokens now, but remembers what the reply cost when it was made
+    assert second.usage.total_tokens == 0 and second.usage.cached_tokens == first.usage.total_tokens > 0
+    assert meter.total.cost_tokens == 2 * first.usage.total_tokens
     # a new client on the same file hits too (persisted), a changed schema misses
     llm2 = LLM(provider, cache=LLMCache(tmp_path / "llm.sqlite"))
     assert llm2.complete(MSG, SCHEMA).cached

@@ -82,3 +82,30 @@ def test_missing_workspace_and_bad_format(tmp_path, ws, capsys):
     assert code == 2 and "does not exist" in err
     code, _, err = run_cli(["sparql", ws, COUNT, "--format", "xml"], capsys)
     assert code == 2 and "unknown --format" in err
+
+
+@pytest.mark.parametrize("query,message", [
+    ("SELECT ?s WHERE { ?s a :STAF }", "class STAF does not exist; nearest: STAFF"),
+    ("SELECT ?s WHERE { ?s :work_for :COMP }", "property work_for does not exist; nearest: works_for"),
+    ("ASK { ?s <http://example.org/has_nmae> ?o }", "property has_nmae does not exist; nearest: has_name"),
+])
+def test_unknown_schema_terms_are_refused_with_the_nearest_names(ws, capsys, query, message):
+    before = count(ws, capsys)
+    code, out, err = run_cli(["sparql", ws, query], capsys)
+    assert code == 2 and message in err and out == ""
+    assert count(ws, capsys) == before
+
+
+def test_only_class_and_predicate_terms_of_the_schema_namespace_are_checked(ws, tmp_path, capsys):
+    ok = ["SELECT ?p ?o WHERE { :alice ?p ?o }",                          # an instance IRI is not a schema term
+          "SELECT ?c WHERE { ?c a owl:Class }",                            # other vocabularies are not checked
+          "SELECT ?s WHERE { ?s <http://other.org/knows> ?o }"]
+    for q in ok:
+        code, _, err = run_cli(["sparql", ws, q, "--format", "json"], capsys)
+        assert code == 0, (q, err)
+    # a term the schema lacks but the data uses is real: the query runs
+    extra = tmp_path / "extra.ttl"
+    extra.write_text('@prefix : <http://example.org/> .\n:alice :nickname "Al" .\n', encoding="utf-8")
+    assert run_cli(["ontology", "import", ws, extra], capsys)[0] == 0
+    code, out, err = run_cli(["sparql", ws, "SELECT ?n WHERE { ?s :nickname ?n }", "--format", "json"], capsys)
+    assert code == 0 and json.loads(out) == [{"n": "Al"}], err

@@ -10,7 +10,7 @@ from pyramid.config import load_settings
 from pyramid.corpus import Document
 from pyramid.corpus_store import CorpusStore
 from pyramid.llm.scripted import ScriptedProvider, Seq
-from pyramid.ontology.extract import extract_instances, instances_schema, pairs_of
+from pyramid.ontology.extract import InstanceExtractor, extract_instances, instances_schema, pairs_of
 from pyramid.ontology.vocab import Vocab
 from pyramid.session import Session
 from pyramid.workspace import Workspace
@@ -118,3 +118,58 @@ def test_one_call_per_chunk_with_preselected_pairs_linking_and_resume(onto_ws, e
     # and a third run has nothing left to do
     s3 = session(onto_ws, embedder, {})
     assert run(s3).chunks == 0 and s3.llm.provider.calls == []
+
+
+def test_pair_preselection_offers_each_property_once_with_the_class_the_text_names(embedder, tmp_path):
+    """On the shipped academic schema (151 pairs, STAFF with 7 subclasses) the six pairs asked for
+    are six different properties; works_for is among them for a sentence that says 'works for'."""
+    from pathlib import Path
+
+    from pyramid.ontology.schema import Schema
+
+    root = Path(__file__).resolve().parents[1]
+    vocab = Vocab.from_schema(Schema.load(root / "ontology_schemas" / "academic.ttl"))
+    extractor = InstanceExtractor(None, embedder, vocab, None, pairs_per_chunk=6)
+    text = ("Dr Alice Wong works for the School of Design. Her research interest is sustainable product design "
+            "for ageing communities.")
+    chosen = [(p.cls.name, p.prop.name) for p in extractor.select_pairs(text)]
+    props = [prop for _, prop in chosen]
+    assert len(props) == 6 and len(set(props)) == 6
+    assert ("STAFF", "works_for") in chosen and ("STAFF", "has_research_interest") in chosen  # no rank named
+    ranked = extractor.select_pairs("Dr Alice Wong is an associate professor. She works for the School of Design.")
+    assert ("AssociateProfessor", "works_for") in [(p.cls.name, p.prop.name) for p in ranked]
+    course = extractor.select_pairs("The subject COMP1001 Introduction to Programming is offered by the "
+                                    "Department of Computing.")
+    assert "offered_by" in [p.prop.name for p in course]
+
+
+def test_documents_removed_from_the_corpus_lose_their_instances(onto_ws, embedder):
+    s = session(onto_ws, embedder, {"Alice Chen is an": STAFF_REPLY, "COMP1001 Introduction": COURSE_REPLY})
+    run(s)
+    # a graph written by someone else (completion's accepted instances) must survive the pruning
+    s.ontology.add_instances("completion:P0001", [(EX + "s1", EX + "has_position", "Professor")])
+    s.ontology.reason()
+    course = rows(s, f"SELECT ?c WHERE {{ ?c <{EX}has_subject_title> ?t }}")
+    assert len(course) == 1
+    course_iri = next(iter(course))[0]
+    with onto_ws.writing("test"):
+        CorpusStore(onto_ws).update([], remove=["d2"])
+
+    s2 = session(onto_ws, embedder, {})  # nothing to extract: any LLM call would raise
+    r = run(s2)
+    graphs = s2.ontology.store.graphs()
+    assert r.removed == 1 and s2.llm.provider.calls == []
+    assert "doc:d2" not in graphs and "doc:d1" in graphs and "doc:completion:P0001" in graphs
+    assert rows(s2, f"SELECT ?p ?o WHERE {{ <{course_iri}> ?p ?o }}") == set()  # inferred triples gone too
+    assert s2.ontology.inferred_state() == "fresh"
+
+    # the document comes back: its graph is written again (its state was dropped with it), from the
+    # chunk journal, so without a new LLM call
+    with onto_ws.writing("test"):
+        CorpusStore(onto_ws).update([DOCS[1]])
+    s3 = session(onto_ws, embedder, {})
+    r3 = run(s3)
+    assert (r3.documents, r3.chunks_resumed, s3.llm.provider.calls) == (1, 1, [])
+    assert "doc:d2" in s3.ontology.store.graphs()
+    assert rows(s3, f"SELECT ?t WHERE {{ <{course_iri}> <{EX}has_subject_title> ?t }}") == \
+        {("Introduction to Programming",)}

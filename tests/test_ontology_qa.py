@@ -29,6 +29,20 @@ def polyu_ws(tmp_path_factory, shared_data) -> Workspace:
     return ws
 
 
+@pytest.fixture(scope="module")
+def academic_polyu_ws(tmp_path_factory, shared_data) -> Workspace:
+    """The shipped academic schema (STAFF labelled "staff member", altLabel "staff", with seven
+    subclasses) over the PolyU instances."""
+    from pathlib import Path
+
+    ws = Workspace.init(tmp_path_factory.mktemp("academic") / "ws")
+    s = Session(ws)
+    s.ontology.load_schema(Path(__file__).resolve().parents[1] / "ontology_schemas" / "academic.ttl")
+    s.ontology.import_instances(shared_data / "polyu" / "polyu_onto.ttl")
+    s.ontology.reason()
+    return ws
+
+
 def session(ws: Workspace, embedder, rules=None) -> Session:
     settings = load_settings(ws.root / "polyrag.toml", llm={"cache": False})
     return Session(Workspace(ws.root, settings), provider=ScriptedProvider(rules or {}), embedder=embedder)
@@ -60,6 +74,20 @@ def test_plan_mode_answers_mcq_and_maq_without_the_model(polyu_ws, embedder):
     assert free.layer == "ontology" and free.text == "Department of Aeronautical and Aviation Engineering"
     attribute = answer_ontology(s, "What is the credit value of AAE6203?")
     assert attribute.layer == "ontology" and attribute.text.endswith(": 3")
+
+
+def test_a_bare_class_word_names_that_class_not_a_subclass(academic_polyu_ws, embedder):
+    s = session(academic_polyu_ws, embedder)  # no scripted rules: any LLM call would raise
+    bare = answer_ontology(s, "Which staff work for the School of Design?")
+    assert bare.usage.calls == 0 and bare.evidence[0].plan["target"] == "STAFF" and bare.evidence[0].rows
+    assert "named exactly" in bare.trace[1].input["decisions"]["target"]
+    mcq = answer_ontology(s, "Which of the following staff work for the School of Design?",
+                          options=["Henry Duh", "Prof. Daniel T.L. SHEK", "Dr Yijing LI", "Vincie PY Lee",
+                                   "Shera Hyunyim Park", "Ms Jin HUANG", "Dr Richard LI", "WONG Wai On 黃偉安 (Dr)"])
+    assert mcq.layer == "ontology" and mcq.selected == [0, 3, 4] and mcq.usage.calls == 0
+    # a class's own label is not an entity of the question, and names that class exactly
+    academic = answer_ontology(s, "Which academic staff work for the School of Design?")
+    assert academic.usage.calls == 0 and academic.evidence[0].plan["target"] == "AcademicStaff"
 
 
 def test_empty_or_too_broad_is_not_answered_here(polyu_ws, embedder):

@@ -3,6 +3,7 @@ execution limits (timeout, row cap) on a real on-disk Oxigraph store."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import pyoxigraph as ox
@@ -57,6 +58,8 @@ ALLOWED = [
     ("PREFIX ex: <http://e/> SELECT ?s WHERE { ?s ex:delete ex:service }", "SELECT"),
     ("SELECT ?s WHERE { ?s ?p '''multi\nline with CLEAR and SERVICE''' }", "SELECT"),
     ("BASE <http://e/> PREFIX : <http://e/> select ?s { ?s :p ?o FILTER(?o < 3) }", "SELECT"),
+    # numbers, exponents, language tags and datatypes are tokens of their own, not words
+    ('SELECT ?s WHERE { ?s ?p 1.5e3 , "x"@en-GB , "5"^^<http://www.w3.org/2001/XMLSchema#int> }', "SELECT"),
 ]
 
 
@@ -69,6 +72,32 @@ def test_syntax_errors_carry_line_and_column():
     with pytest.raises(InputError) as err:
         check_query("SELECT ?s WHERE {\n  ?s ?p }")
     assert err.value.line == 2 and "column" in str(err.value)
+
+
+@pytest.mark.parametrize("query,where,detail,near", [
+    # the audit's case: Oxigraph listed character-class junk and the snippet started mid-word
+    ("SELECT ?s WHERE { ?s ?p ", "line 1, column 25 (the end of the query)",
+     "the triple pattern '?s ?p' has no object", "{ ?s ?p ⟨here⟩"),
+    ("SELECT ?s\nWHERE {\n  ?s ?p ?o } LIMT 3", "line 3, column 14",
+     "'LIMT' is not a SPARQL keyword (did you mean LIMIT?)", "?s ?p ?o } ⟨here⟩LIMT 3"),
+    ("SELECT ?s WHERE {\n  ?s ?p ?o FILTER(?o > 3 }", "line 2, column 26",
+     "'(' opened at line 2, column 18 is not closed before this '}'", "FILTER(?o > 3 ⟨here⟩}"),
+    ('SELECT ?s WHERE { ?s <http://a> "x }', "line 1, column 33", "the string opened with \" here is never closed",
+     '<http://a> ⟨here⟩"x }'),
+    ("SELECT ?s WHERE { ?s ?p ?o FILTER(?o = ) }", "line 1, column 38", "nothing follows '='", "?o ⟨here⟩= ) }"),
+    # nothing the tokenizer sees: Oxigraph's expected tokens, in words
+    ("SELECT ?s WHERE { ?s ?p ?o } ORDER BY", "line 1, column 38 (the end of the query)",
+     "expected a variable, ", "ORDER BY⟨here⟩"),
+    ("SELECT ?s WHERE { ?s ?p ?o } ORDER ?s", "line 1, column 38 (the end of the query)", "expected BY",
+     "ORDER ?s⟨here⟩"),
+])
+def test_syntax_errors_say_where_and_what_in_words(query, where, detail, near):
+    with pytest.raises(InputError) as err:
+        check_query(query)
+    msg = str(err.value)
+    assert f"invalid SPARQL at {where}: " in msg and detail in msg and "near: " in msg and near in msg
+    assert not re.search(r"\b(FFF|FEF|FDCF|FFFD)\b|\[_\]|\\u\{", msg)  # no character classes or escapes
+    assert err.value.line == int(where.split(",")[0].split()[-1])
 
 
 def test_unknown_prefix_is_named_unless_supplied():

@@ -1,4 +1,4 @@
-"""`polyrag kg build|import|stats|search` and the KG benchmarks (registered by cli.py)."""
+"""`polyrag kg build|import|sync|stats|search` and the KG benchmarks (registered by cli.py)."""
 
 from __future__ import annotations
 
@@ -99,6 +99,17 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         if r.skipped:
             out.print(f"[yellow]skipped {len(r.skipped)} malformed rows:[/] " + "; ".join(r.skipped[:5]))
 
+    @kg.command("sync")
+    def sync(workspace: WorkspaceArg) -> None:
+        """Rebuild the triple index from the configured graph store (after switching kg.backend)."""
+        from pyramid.progress import RichProgress
+
+        session = _session(workspace)
+        with RichProgress(_console(True)) as progress:
+            totals, r = session.kg.resync(progress=progress)
+        _console().print(f"triple index: {r.total} triples from {session.kg.source} ({r.added} embedded, "
+                         f"{r.kept} kept, {r.removed} removed); graph: {totals['entities']} entities")
+
     @kg.command("stats")
     def stats(workspace: WorkspaceArg, top: Annotated[int, typer.Option(help="relations shown")] = 10,
               as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
@@ -173,7 +184,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
 
     @bench.command("kg-sufficiency")
     def bench_sufficiency(data: Annotated[Path, typer.Option(help="PolyU KG JSON")] = DATA / "polyu" / "poly_kg.json",
-                          questions: Annotated[int, typer.Option(help="questions per label")] = 20,
+                          questions: Annotated[int, typer.Option(help="questions per label")] = 10,
                           out_dir: REPORTS = Path("reports")) -> None:
         """Query_kg's yes/no: LLM alone vs model-free signals vs combined, on labelled questions."""
         _bench("kg-sufficiency", out_dir, "run_sufficiency", data, n=questions)

@@ -2,7 +2,9 @@
 
 Field names (first found wins): subject = subject|sub|head|s, relation = relation|rel|predicate|
 p, object = object|obj|tail|o; optional subject_type, object_type, properties (an object; in CSV
-a JSON text), doc_id (or source), chunk_id, confidence. Every row is checked before anything is
+a JSON text), doc_id (or source), chunk_id, confidence. A JSON number or boolean is read as its
+JSON text (`{"obj": 5}` → "5", `1.50` → "1.50", `true` → "true"); null, objects and arrays in
+subject/relation/object are malformed. Every row is checked before anything is
 written; a malformed row is reported with its line number, and `on_error` decides: "abort"
 (default: nothing is imported) or "skip" (the good rows are imported, the bad ones listed).
 """
@@ -56,6 +58,16 @@ def _pick(rec: dict[str, Any], role: str) -> tuple[str | None, Any]:
     return None, None
 
 
+# Numbers are kept as written (parse hooks), so "1.50" stays "1.50" and 10**30 stays exact.
+_DECODER = json.JSONDecoder(parse_int=str, parse_float=str)
+_JSON_KIND = {dict: "an object", list: "an array"}
+
+
+def _scalar(value: Any) -> Any:
+    """A JSON boolean as its JSON text; anything else unchanged (numbers arrive as text already)."""
+    return ("true" if value else "false") if isinstance(value, bool) else value
+
+
 def _row(rec: Any, line: int) -> ImportRow:
     """One record → ImportRow; ValueError with the reason when malformed."""
     if not isinstance(rec, dict):
@@ -67,9 +79,11 @@ def _row(rec: Any, line: int) -> ImportRow:
             raise ValueError(f"no {role} field (looked for {', '.join(ALIASES[role])}; found "
                              f"{', '.join(rec) or 'nothing'})")
         if value is None:
-            raise ValueError(f"field '{name}': missing (a row shorter than the header?)")
+            raise ValueError(f"field '{name}': null or missing (a CSV row shorter than its header?)")
+        value = _scalar(value)
         if not isinstance(value, str):
-            raise ValueError(f"field '{name}': expected a string, got {type(value).__name__}")
+            raise ValueError(f"field '{name}': expected a string, number or boolean, got "
+                             f"{_JSON_KIND.get(type(value), type(value).__name__)}")
         value = " ".join(value.split())
         if not value:
             raise ValueError(f"field '{name}': empty {role}")
@@ -79,7 +93,7 @@ def _row(rec: Any, line: int) -> ImportRow:
     props = rec.get("properties") or {}
     if isinstance(props, str):
         try:
-            props = json.loads(props)
+            props = _DECODER.decode(props)
         except ValueError:
             raise ValueError("field 'properties': not a JSON object") from None
     if not isinstance(props, dict):
@@ -93,13 +107,13 @@ def _row(rec: Any, line: int) -> ImportRow:
     return ImportRow(line, RawTriple(values["subject"], values["relation"], values["object"],
                                      str(rec.get("subject_type") or "").upper(),
                                      str(rec.get("object_type") or "").upper(),
-                                     {str(k): str(v) for k, v in props.items()}, confidence=confidence),
+                                     {str(k): str(_scalar(v)) for k, v in props.items()}, confidence=confidence),
                      str(doc) if doc else None, str(rec.get("chunk_id") or "") or None)
 
 
 def _json_array(text: str) -> list[tuple[int, Any]]:
     """(line, element) for each element of a top-level JSON array, keeping line numbers."""
-    dec = json.JSONDecoder()
+    dec = _DECODER
     i, n, out = 0, len(text), []
     line, counted = 1, 0
 
@@ -154,7 +168,7 @@ def read_triples(path: Path, fmt: str = "auto") -> ImportRead:
         for lineno, line in enumerate(text.splitlines(), 1):
             if line.strip():
                 try:
-                    records.append((lineno, json.loads(line)))
+                    records.append((lineno, _DECODER.decode(line)))
                 except json.JSONDecodeError as err:
                     out.errors.append(RowError(lineno, f"not valid JSON ({err.msg} at column {err.colno})"))
     elif fmt == "csv":

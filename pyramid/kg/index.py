@@ -6,6 +6,9 @@ the graph store: `sync` compares the store's triples with the index by id and te
 what is new or changed (the embedder's disk cache makes a re-embed of known text free) and
 commits a new generation. Search reads only this directory, never the store, so its latency is
 one matrix-vector product and a partial sort (measured by `polyrag bench kg-search`).
+
+`meta.json` names the graph store the index mirrors (`source`: backend, and for Neo4j the URI and
+database); the KG layer refuses to answer from an index built from another store.
 """
 
 from __future__ import annotations
@@ -52,10 +55,15 @@ def _from_json(line: str) -> Triple:
                   d["conf"])
 
 
+LEGACY_SOURCE = "kuzu"  # indexes written before `source` was recorded mirrored the workspace's Kùzu graph
+
+
 class TripleIndex:
-    def __init__(self, root: Path, embedder: Embedder) -> None:
+    def __init__(self, root: Path, embedder: Embedder, source: str = LEGACY_SOURCE) -> None:
         self.gens = Generations(root)
         self.embedder = embedder
+        self.source = source            # the store this index is synced from (written by `sync`)
+        self.built_from: str | None = None  # the store the loaded generation came from
         self.triples: list[Triple] = []
         self.matrix = np.zeros((0, 0), dtype=np.float32)
         self._row: dict[str, int] = {}
@@ -69,12 +77,14 @@ class TripleIndex:
             with open(gen / "triples.jsonl", encoding="utf-8") as fh:
                 triples = [_from_json(line) for line in fh]
             matrix = np.load(gen / "vectors.npy")
+            meta = json.loads((gen / "meta.json").read_text(encoding="utf-8"))
         except (OSError, ValueError, KeyError, TypeError) as err:
             raise WorkspaceError(f"KG index in {gen} is unreadable ({err}); run `polyrag kg build` again") from None
         if len(triples) != matrix.shape[0]:
             raise WorkspaceError(f"KG index in {gen}: {len(triples)} triples but {matrix.shape[0]} vectors")
         self.triples, self.matrix = triples, np.ascontiguousarray(matrix, dtype=np.float32)
         self._row = {t.id: i for i, t in enumerate(triples)}
+        self.built_from = meta.get("source", LEGACY_SOURCE)
         self._loaded = gen
         return self
 
@@ -97,7 +107,8 @@ class TripleIndex:
         report.kept = len(wanted) - len(todo)
         report.removed = len(set(old_text) - {t.id for t in wanted})
         if not todo and not report.removed and all(  # nothing to embed or drop: only fields may differ
-                self.triples[old_text[t.id][0]] == t for t in wanted) and len(wanted) == len(self.triples):
+                self.triples[old_text[t.id][0]] == t for t in wanted) and len(wanted) == len(self.triples) \
+                and self.built_from in (None, self.source):
             return report
         dim = self.embedder.dim
         matrix = np.zeros((len(wanted), dim), dtype=np.float32)
@@ -116,7 +127,8 @@ class TripleIndex:
                 fh.writelines(_to_json(t) + "\n" for t in wanted)
             np.save(gen / "vectors.npy", matrix)
             (gen / "meta.json").write_text(json.dumps({"model": self.embedder.model_id, "dim": dim,
-                                                       "triples": len(wanted)}), encoding="utf-8")
+                                                       "triples": len(wanted), "source": self.source}),
+                                           encoding="utf-8")
         self.load()
         return report
 

@@ -5,7 +5,7 @@
                                                         entity resolution → graph store → index
       .import_file(path, on_error="abort"|"skip")       JSON / JSONL / CSV triples → same path
       .search(question, k=, expand=)                    Emb_kg top-k (+ 1-hop expansion)
-      .stats() / .store() / .sync_index()
+      .stats() / .store() / .sync_index() / .resync()
 
 On disk (`WS/kg/`): the Kùzu database `graph.kuzu` (or a Neo4j server), the triple index
 generations `index/`, the extraction journals `extract-<mode>.jsonl`, and `state.json` (the
@@ -116,7 +116,14 @@ class KGLayer:
     # ------------------------------------------------------------------ parts
     @cached_property
     def index(self) -> TripleIndex:
-        return TripleIndex(self.dir / "index", self.embedder).load()
+        return TripleIndex(self.dir / "index", self.embedder, self.source).load()
+
+    @property
+    def source(self) -> str:
+        """The configured graph store as the triple index records it (never the user or password)."""
+        if self.cfg.backend == "neo4j":
+            return f"neo4j at {self.cfg.neo4j_uri or '(no URI)'}, database {self.cfg.neo4j_database or '(default)'}"
+        return "kuzu"  # always WS/kg/graph.kuzu
 
     @cached_property
     def chunker(self) -> Chunker:
@@ -286,11 +293,25 @@ class KGLayer:
         with self.ws.writing("kg.index"):
             return self.index.sync(self.store(write=True).iter_triples(), progress=progress)
 
+    def resync(self, progress: Progress | None = None) -> tuple[dict[str, int], SyncReport]:
+        """`polyrag kg sync`: rebuild the index from the configured store (after switching
+        `kg.backend`, or after the graph changed on the server) and record the store's counts."""
+        start = time.perf_counter()
+        with self.ws.writing("kg.sync"):
+            return self._finish(self.store(write=True), "kg.sync", time.perf_counter() - start, None,
+                                progress or NullProgress())
+
     # ------------------------------------------------------------------ reading
     def _require(self) -> None:
-        if not self.exists:
+        built = self.index.load().built_from  # None: no generation yet
+        if built is None:
             raise WorkspaceError(f"workspace {self.ws.root} has no knowledge graph yet; run "
                                  "`polyrag kg build` or `polyrag kg import` first")
+        if built != self.source:
+            # Answering from triples of another store would be a silent stale answer.
+            raise WorkspaceError(f"the KG index of {self.ws.root} was built from {built}, but the configured "
+                                 f"graph store is {self.source}: run `polyrag kg sync {self.ws.root}` to rebuild "
+                                 "the index from it, or set kg.backend back")
 
     def search(self, query: str, *, k: int | None = None, expand: bool = False,
                query_vector: np.ndarray | None = None, expand_limit: int = 50) -> list[TripleHit]:
@@ -300,6 +321,12 @@ class KGLayer:
         k = k or self.cfg.k
         q = self.embedder.embed_one(query, kind="query") if query_vector is None else query_vector
         hits = self.index.search(q, k)
+        if hits and self.cfg.backend != "kuzu":
+            # A server's graph can change or go away behind this workspace's back (Kùzu lives in the
+            # workspace and is written under its lock): the hits are read back from it by id, which
+            # drops triples it no longer holds and fails with the URI when it cannot be reached.
+            held = {t.id for t in self.store().triples([h.triple.id for h in hits])}
+            hits = [h for h in hits if h.triple.id in held]
         if not expand or not hits:
             return hits
         ids = list(dict.fromkeys(e for h in hits for e in (h.triple.subject.id, h.triple.object.id)))

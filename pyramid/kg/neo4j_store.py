@@ -110,8 +110,7 @@ class Neo4jStore(CypherStore):
     def _run(self, query: str, params: dict[str, Any] | None = None, *, write: bool = False) -> list[dict]:
         from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable
 
-        if write:
-            self._require_write()
+        self._check(query, write)
         routing = self._neo4j.RoutingControl.WRITE if write else self._neo4j.RoutingControl.READ
         try:
             records, _, _ = self._driver.execute_query(query, params or {}, database_=self.database,
@@ -122,13 +121,13 @@ class Neo4jStore(CypherStore):
             raise GraphStoreError(f"Neo4j at {self.uri} failed a query: {_short(err)}") from None
         return [r.data() for r in records]
 
-    def _write_entities(self, rows: list[dict[str, Any]]) -> None:
-        for part in byte_batches(rows, self.batch_bytes):
-            self._run(Q["upsert_entities"], {"rows": part}, write=True)
-
-    def _write_triples(self, rows: list[dict[str, Any]]) -> None:
-        for part in byte_batches(rows, self.batch_bytes):
-            self._run(Q["upsert_triples"], {"rows": part}, write=True)
+    def _write(self, entity_rows: list[dict[str, Any]], triple_rows: list[dict[str, Any]]) -> None:
+        # Batches in auto-commit queries: FalkorDB (the CI server) cannot roll back, so one
+        # transaction would promise what it cannot keep. A rerun of the same upsert repairs a
+        # partial one (MERGE on ids).
+        for query, rows in ((Q["upsert_entities"], entity_rows), (Q["upsert_triples"], triple_rows)):
+            for part in byte_batches(rows, self.batch_bytes):
+                self._run(query, {"rows": part}, write=True)
 
     def close(self) -> None:
         if getattr(self, "_driver", None) is not None:

@@ -15,6 +15,7 @@ schema creation, how they bulk-write edges, and how they open read-only.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -84,6 +85,11 @@ Q = {
 }
 
 
+# Clauses that change a graph or reach outside it; none may appear in a query run for reading.
+_WRITE_CLAUSE = re.compile(r"\b(CREATE|MERGE|SET|DELETE|DETACH|REMOVE|DROP|COPY|LOAD|CALL|FOREACH|ALTER|INSTALL)\b",
+                           re.IGNORECASE)
+
+
 def entity_row(e: Entity) -> dict[str, Any]:
     return {"id": e.id, "name": e.name, "norm": e.norm, "type": e.type}
 
@@ -122,10 +128,8 @@ class CypherStore:
     def _iter(self, query: str, params: dict[str, Any] | None = None) -> Iterator[dict]:
         yield from self._run(query, params)
 
-    def _write_entities(self, rows: list[dict[str, Any]]) -> None:
-        raise NotImplementedError
-
-    def _write_triples(self, rows: list[dict[str, Any]]) -> None:
+    def _write(self, entity_rows: list[dict[str, Any]], triple_rows: list[dict[str, Any]]) -> None:
+        """Write entities, then triples (each replaced whole by id); all-or-nothing where the backend can."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -135,6 +139,16 @@ class CypherStore:
     def _require_write(self) -> None:
         if self.read_only:
             raise GraphStoreError(f"the {self.backend} store was opened read-only")
+
+    def _check(self, query: str, write: bool) -> None:
+        """A write needs `write=True` on a writable store; a read query may not contain a write clause.
+        Kùzu enforces read-only itself, but FalkorDB's Bolt server runs a write sent with READ routing
+        (measured), so the guard is ours: no query run for reading can write, whatever the server does."""
+        if write:
+            self._require_write()
+        elif _WRITE_CLAUSE.search(query):
+            raise GraphStoreError(f"refused a query with a write clause on the read path of the {self.backend} "
+                                  f"store: {query[:120]}")
 
     def _sum_by_ids(self, count_q: str, write_q: str, key: str, values: Sequence[str], **extra: Any) -> int:
         n = 0
@@ -152,10 +166,8 @@ class CypherStore:
         for t in triples:  # an edge's ends must exist before the edge
             ents.setdefault(t.subject.id, t.subject)
             ents.setdefault(t.object.id, t.object)
-        if ents:
-            self._write_entities([entity_row(e) for e in ents.values()])
-        if triples:
-            self._write_triples([triple_row(t) for t in triples])
+        if ents or triples:
+            self._write([entity_row(e) for e in ents.values()], [triple_row(t) for t in triples])
 
     def triples(self, ids: Sequence[str]) -> list[Triple]:
         found: dict[str, Triple] = {}

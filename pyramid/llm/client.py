@@ -68,7 +68,7 @@ class LLM:
         if self.cache is not None:
             hit = self.cache.get(key)
             if hit is not None:
-                usage = Usage(cache_hits=1)
+                usage = Usage(cache_hits=1, cached_tokens=hit.prompt_tokens + hit.completion_tokens)
                 self.meter.record(usage)
                 parsed = parse_structured(hit.text, schema) if schema is not None else None
                 return Completion(hit.text, parsed, usage, cached=True)

@@ -53,6 +53,34 @@ def _print_rows(result, fmt: str) -> None:
     _console(True).print(f"{len(result.rows)} rows in {result.ms:.0f} ms{note}")
 
 
+def _check_schema_terms(layer, query: str) -> None:
+    """Refuse a typed query that uses, as a class or a predicate, a term of the schema's namespaces
+    that neither the schema nor the data knows (a typo returns 0 rows and looks like an answer).
+    The same check as raw-mode queries (querying.sparql_raw.schema_problems), nearest names included."""
+    from pyramid.errors import InputError
+    from pyramid.ontology.vocab import Vocab
+    from querying.sparql_raw import query_terms, schema_problems, vocab_namespaces
+    from querying.sparql_safety import check_query
+
+    prefixes = layer.prefixes
+    check_query(query, prefixes)  # refusals and syntax errors first, with their own messages
+    vocab = Vocab.from_schema(layer.schema)
+    if not vocab.terms:
+        return  # no schema to check against
+    try:
+        terms = query_terms(query, prefixes)
+    except ValueError:
+        return  # Oxigraph accepted it (SPARQL 1.2 syntax rdflib lacks): nothing to check terms with
+
+    def in_data(iri: str, kind: str) -> bool:  # a term the data uses is real even if undeclared
+        pattern = f"?s <{iri}> ?o" if kind == "property" else f"?s a <{iri}>"
+        return bool(layer.store.run_trusted(f"ASK {{ {pattern} }}").rows[0]["ask"])
+
+    problems = schema_problems(terms, vocab, namespaces=vocab_namespaces(vocab), known=in_data)
+    if problems:
+        raise InputError("not run: " + "; ".join(problems), path="query")
+
+
 def register(app: typer.Typer, bench: typer.Typer) -> None:
     """Add this feature's commands to the top-level app and the `bench` group."""
     onto = typer.Typer(help="Ontology layer: schema, instance import, reasoning, stats.", no_args_is_help=True)
@@ -148,6 +176,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             except OSError as err:
                 raise InputError(f"cannot read the query file ({err.strerror})", path=query[1:]) from None
         layer = _layer(workspace)
+        _check_schema_terms(layer, query)
         _print_rows(layer.query(query, timeout_s=timeout, row_cap=limit), fmt)
 
     @bench.command("lubm")
@@ -205,6 +234,8 @@ def register_extraction_and_bench(app: typer.Typer, bench: typer.Typer) -> None:
                                   progress=progress, limit=limit)
             reasoned = layer.reason() if reason and r.documents else None
         out = Console()
+        if r.removed:
+            out.print(f"{r.removed} documents no longer in the corpus: their instances were removed")
         out.print(f"{r.documents} documents written, {r.chunks} chunks: {r.chunks_extracted} extracted now, "
                   f"{r.chunks_resumed} from an earlier run; {r.facts} facts ({r.linked} names linked to existing "
                   f"instances, {r.minted} new, {r.dropped} dropped as not in their chunk or off-schema)")

@@ -11,7 +11,8 @@
           ─ triples into the document's own named graph (`OntologyLayer.add_instances`), so
             removing or re-extracting a document replaces exactly what it contributed
 
-Resumable: every chunk's outcome is journalled (`WS/ontology/extract.jsonl`); a chunk whose reply
+Documents that left the corpus lose their graph (and the inferences resting on it) at the start of
+each run. Resumable: every chunk's outcome is journalled (`WS/ontology/extract.jsonl`); a chunk whose reply
 fails its schema after the client's retries is journalled as failed, the build goes on, and the next
 run retries it. A document is written to the store once all its chunks have succeeded.
 """
@@ -34,8 +35,8 @@ from pyramid.embeddings import Embedder
 from pyramid.errors import WorkspaceError
 from pyramid.kg.journal import ExtractionJournal, chunk_hash
 from pyramid.llm import LLM, LLMError
-from pyramid.ontology.labels import LabelIndex, fold_word, fold_words
-from pyramid.ontology.vocab import Term, Vocab
+from pyramid.ontology.labels import STOPWORDS, LabelIndex, fold_word, fold_words
+from pyramid.ontology.vocab import Term, Vocab, names_class, word_forms
 from pyramid.progress import NullProgress, Progress
 from pyramid.prompts import load_prompt
 from pyramid.usage import Usage
@@ -45,6 +46,7 @@ RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 MAX_INSTANCES, MAX_FACTS = 8, 6
 MAX_TOKENS = 400
+LEXICAL_WEIGHT = 0.2  # added to a pair's cosine when all its property's words are in the chunk
 JOURNAL, STATE = "extract.jsonl", "extract-state.json"
 _WORD = re.compile(r"\w+", re.UNICODE)
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
@@ -96,6 +98,7 @@ class ExtractReport:
     chunks_resumed: int = 0
     failed_chunks: list[str] = field(default_factory=list)
     documents_pending: int = 0
+    removed: int = 0                      # documents no longer in the corpus whose graphs were dropped
     facts: int = 0
     dropped: int = 0
     linked: int = 0
@@ -198,14 +201,39 @@ class InstanceExtractor:
         return hashlib.sha256((self.prompt.version + names).encode()).hexdigest()[:12]
 
     def select_pairs(self, chunk_text: str) -> list[Pair]:
-        """The pairs most similar to one of the chunk's sentences (embedding cosine), best first.
+        """One pair per property, for the properties most similar to one of the chunk's sentences
+        (embedding cosine), best first.
 
         Per sentence, not per chunk: a chunk mixes topics, and a pair stated in one sentence
-        ("her research interests include …") drowns in the average of the whole chunk."""
+        ("her research interests include …") drowns in the average of the whole chunk. One pair per
+        property: a property's pairs differ only in their class and score alike, so ranking pairs
+        filled every slot with has_research_interest on six kinds of staff. Its class is the most
+        specific one the chunk names ("associate professor"), else the most general one it has."""
         sentences = [x for x in _SENTENCE.split(chunk_text) if x.strip()] or [chunk_text]
         sims = np.dot(self.pair_vectors, self.embedder.embed(sentences).T).max(axis=1)
-        order = np.argsort(-sims, kind="stable")[: self.k]
-        return [self.pairs[i] for i in order]
+        sims = sims + LEXICAL_WEIGHT * self._stated(chunk_text)
+        by_prop: dict[str, list[int]] = {}
+        for i in np.argsort(-sims, kind="stable"):
+            by_prop.setdefault(self.pairs[i].prop.iri, []).append(int(i))
+        chosen = []
+        for idxs in list(by_prop.values())[: self.k]:  # dicts keep insertion order: best property first
+            named = [i for i in idxs if names_class(chunk_text, self.pairs[i].cls)]
+            depth = [len(self.vocab.ancestors(self.pairs[i].cls.iri)) for i in named or idxs]
+            pick = (named or idxs)[depth.index(max(depth) if named else min(depth))]
+            chosen.append(self.pairs[pick])
+        return chosen
+
+    def _stated(self, text: str) -> np.ndarray:
+        """Per pair, the share of its property's own words written in `text` (singular or plural).
+        MiniLM scores a sentence mostly by who it is about, so 'Dr Alice Wong works for the School of
+        Design' is nearer 'staff has works in' than 'staff works for academic unit'; the words settle it."""
+        forms = {f for w in _WORD.findall(text.lower()) for f in word_forms(w)}
+        out = np.zeros(len(self.pairs), dtype=np.float32)
+        for i, p in enumerate(self.pairs):
+            words = set(p.prop.words.split()) - STOPWORDS - {"has", "is"}
+            if words:
+                out[i] = sum(bool(word_forms(w) & forms) for w in words) / len(words)
+        return out
 
     def extract(self, chunk: Chunk) -> ChunkInstances:
         """One LLM call for the chunk; raises LLMError when the reply fails its schema after retries."""
@@ -216,7 +244,7 @@ class InstanceExtractor:
                                       max_tokens=MAX_TOKENS).parsed
         out = ChunkInstances(chunk.id, chunk.doc_id, [p.phrase for p in pairs], [], usage.model_copy())
         words = {fold_word(m.group()) for m in _WORD.finditer(chunk.text)}
-        allowed = {(p.cls.name, p.prop.name) for p in pairs}
+        asked = {p.prop.name for p in pairs}
         for inst in reply["instances"]:
             cls = self.vocab.get(inst["class"])
             if cls is None or grounding(inst["name"], words) < self.min_grounding:
@@ -225,7 +253,8 @@ class InstanceExtractor:
             facts = []
             for f in inst["facts"]:
                 prop = self.vocab.get(f["property"])
-                if prop is None or (cls.name, prop.name) not in allowed or \
+                # any asked property whose domain takes the instance's class (one of the asked ones)
+                if prop is None or prop.name not in asked or self.vocab.fit(cls.iri, prop.domains) < 1.0 or \
                         grounding(f["value"], words) < self.min_grounding:
                     out.dropped += 1
                     continue
@@ -291,7 +320,19 @@ def extract_instances(ws: Workspace, layer, llm: LLM, embedder: Embedder, *,
     report = ExtractReport()
     with ws.writing("ontology.extract"), llm.meter.scope() as usage:
         docs = CorpusStore(ws).documents()
+        state_path = ws.layer_dir("ontology") / STATE
+        state = _read_state(state_path)
+        # Documents gone from the corpus take their instances (and the inferences on them) along.
+        # Only graphs this extractor wrote (its state names them): completion writes "doc:" graphs too.
+        gone = sorted(set(state) - {d.id for d in docs})
+        if gone:
+            report.removed = layer.remove_documents(gone)
+            state = {k: v for k, v in state.items() if k not in set(gone)}
+            atomic_write_json(state_path, state)
         if not docs:
+            if gone:
+                report.seconds = time.perf_counter() - start
+                return report
             raise WorkspaceError(f"workspace {ws.root} has no documents; add them with "
                                  "`polyrag index WS --docs PATH` first")
         docs = docs[:limit] if limit else docs
@@ -301,8 +342,6 @@ def extract_instances(ws: Workspace, layer, llm: LLM, embedder: Embedder, *,
         linker = Linker(index, embedder, cfg.link_threshold, namespace)
         extractor = InstanceExtractor(llm, embedder, vocab, linker, pairs_per_chunk=cfg.extract_pairs,
                                       min_grounding=cfg.extract_min_grounding)
-        state_path = ws.layer_dir("ontology") / STATE
-        state = _read_state(state_path)
         todo = [d for d in docs if state.get(d.id) != f"{d.content_hash}:{extractor.version}"]
         chunker = Chunker(embedder.tokenizer, cfg.extract_chunk_size, cfg.extract_chunk_overlap)
         chunks = chunker.chunk_many(todo) if todo else []

@@ -172,6 +172,8 @@ class LabelIndex:
         entries: list[Entry] = []
         for iri, texts in by_iri.items():
             ctuple = tuple(sorted(classes.get(iri, ())))
+            if ctuple and all(c.startswith(_META) for c in ctuple):
+                continue  # a class, property or the ontology itself: a schema term, not an instance
             surfaces = list(texts)
             codes = [t for t in texts if codes_in(t) and len(t) <= 40]
             titles = [t for t in texts if not codes_in(t)]
@@ -200,7 +202,8 @@ class LabelIndex:
     def save(self, path: Path) -> None:
         from pyramid.workspace import atomic_write_json
 
-        atomic_write_json(path, {"fingerprint": self.fingerprint, "entries": [asdict(e) for e in self.entries]})
+        atomic_write_json(path, {"fingerprint": self.fingerprint, "format": FORMAT,
+                                 "entries": [asdict(e) for e in self.entries]})
 
     @classmethod
     def load(cls, path: Path, fingerprint: str, **kwargs) -> LabelIndex | None:
@@ -209,7 +212,7 @@ class LabelIndex:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        if data.get("fingerprint") != fingerprint:
+        if data.get("fingerprint") != fingerprint or data.get("format") != FORMAT:
             return None
         entries = [Entry(e["iri"], e["surface"], tuple(e["classes"]), bool(e.get("acronym")))
                    for e in data.get("entries", [])]
@@ -332,6 +335,10 @@ class LabelIndex:
         return sorted(found, key=lambda m: m.start)
 
 
+FORMAT = 2  # of the saved index: a file written by an older rule is rebuilt
+# Types of schema terms (owl:Class, rdf:Property, owl:Ontology …): IRIs typed only so are not instances
+_META = ("http://www.w3.org/2002/07/owl#", "http://www.w3.org/2000/01/rdf-schema#",
+         "http://www.w3.org/1999/02/22-rdf-syntax-ns#")
 PREDICATES_QUERY = "SELECT DISTINCT ?p WHERE { ?s ?p ?o FILTER(isLiteral(?o)) }"
 LABELS_QUERY = "SELECT ?s ?o WHERE { VALUES ?p { %s } ?s ?p ?o FILTER(isLiteral(?o)) }"
 # Types as stored (inferred ones included after reasoning), else from the domains of the properties an

@@ -5,7 +5,7 @@
     layer.schema -> Schema                                    # from the store's schema graph (cached)
     layer.import_instances(path, *, name=None, progress=None) -> ImportReport
     layer.add_instances(doc_id, triples) -> int               # replaces graph "doc:<doc_id>"
-    layer.remove_document(doc_id) -> bool
+    layer.remove_document(doc_id) -> bool; layer.remove_documents(ids) -> int
     layer.reason() -> ReasonReport                            # recomputes graph "inferred"
     layer.inferred_state() -> "none" | "fresh" | "stale"
     layer.stats() -> dict
@@ -190,9 +190,14 @@ class OntologyLayer:
 
     def remove_document(self, doc_id: str) -> bool:
         """Drop what document `doc_id` contributed (its graph) and the inferences resting on it."""
+        return self.remove_documents([doc_id]) == 1
+
+    def remove_documents(self, doc_ids) -> int:
+        """Drop the graphs of these documents, then recompute the inferences once; returns how many
+        graphs there were."""
         start = time.perf_counter()
         with self.ws.writing("ontology.remove-document"):
-            removed = self.store.remove_graph(doc_graph(doc_id))
+            removed = sum(self.store.remove_graph(doc_graph(d)) for d in doc_ids)
             if removed:
                 self._refresh_inferred()
                 self.ws.record_step("ontology.remove-document", seconds=time.perf_counter() - start,

@@ -192,6 +192,11 @@ class OntologyStore:
                                                   for q in quads)).encode()).hexdigest()[:24]
         current = self.graphs().get(name)
         if current is not None and current.digest == digest:
+            if current.source != source:  # same triples, new provenance (the inferred graph's fingerprint)
+                self._require_write()
+                graphs = self.graphs()
+                current.source = graphs[name].source = source
+                self._save_registry(graphs)
             return current
         with self.writer() as store:
             if len(quads) >= _BULK_MIN:

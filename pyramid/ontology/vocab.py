@@ -50,10 +50,18 @@ class Term:
     comment: str = ""
     domains: tuple[str, ...] = ()  # class IRIs (properties)
     ranges: tuple[str, ...] = ()   # class or datatype IRIs (properties)
+    alt_labels: tuple[str, ...] = ()  # other labels (skos:altLabel, further rdfs:labels)
 
     @property
     def words(self) -> str:
         return words_of(self.iri, self.label)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every wording that names the term: its label's words, its local name's, its other labels'
+        ('staff member', 'staff' for :STAFF labelled "staff member" with altLabel "staff")."""
+        return tuple(dict.fromkeys([self.words, words_of(self.iri),
+                                    *(words_of(self.iri, a) for a in self.alt_labels)]))
 
     @property
     def text(self) -> str:
@@ -102,9 +110,9 @@ class Vocab:
     def from_schema(cls, schema) -> Vocab:
         """From a `pyramid.ontology.schema.Schema` (effective domains/ranges, inherited ones included);
         annotation properties are left out: a question is never answered through them."""
-        rows: list[tuple[str, Kind, str, str, tuple[str, ...], tuple[str, ...]]] = []
+        rows: list[tuple] = []
         for c in schema.classes.values():
-            rows.append((c.iri, "class", c.label, c.comment, (), ()))
+            rows.append((c.iri, "class", c.label, c.comment, (), (), tuple(schema.labels(c.iri))))
         for p in schema.properties.values():
             if p.kind in ("object", "datatype"):
                 rows.append((p.iri, p.kind, p.label, p.comment, tuple(schema.domains_of(p.iri)),
@@ -114,9 +122,9 @@ class Vocab:
         return cls.from_terms(rows, parents)
 
     @classmethod
-    def from_terms(cls, rows: Iterable[tuple[str, Kind, str, str, tuple[str, ...], tuple[str, ...]]],
-                   parents: dict[str, set[str]] | None = None) -> Vocab:
-        rows = list(rows)
+    def from_terms(cls, rows: Iterable[tuple], parents: dict[str, set[str]] | None = None) -> Vocab:
+        """rows: (iri, kind, label, comment, domains, ranges[, alt_labels])."""
+        rows = [(*r, ()) if len(r) == 6 else tuple(r) for r in rows]
         counts: dict[str, int] = defaultdict(int)
         spaces: dict[str, int] = defaultdict(int)
         for iri, *_ in rows:
@@ -124,12 +132,13 @@ class Vocab:
             spaces[_namespace(iri)] += 1
         main = max(spaces, key=spaces.get) if spaces else ""
         terms: dict[str, Term] = {}
-        for iri, kind, label, comment, domains, ranges in rows:
+        for iri, kind, label, comment, domains, ranges, alt in rows:
             name = local_name(iri)
             # a local name shared across namespaces stays short in the main one, prefixed elsewhere
             if (counts[name] > 1 and _namespace(iri) != main) or not re.fullmatch(r"[A-Za-z_][\w\-]*", name):
                 name = _curie(iri)
-            terms[name] = Term(iri, name, kind, label, comment, domains, ranges)
+            terms[name] = Term(iri, name, kind, label, comment, domains, ranges,
+                               tuple(a for a in alt if a and a != label))
         return cls(terms, dict(parents or {}))
 
     # -- lookups
@@ -180,9 +189,58 @@ class Vocab:
         key = local_name(name.split(":")[-1]).lower()
         # compared with the local part, so 'ub:worksFor' and 'worksFor' score alike; ties keep the
         # unprefixed (own-namespace) name first
-        scored = process.extract(key, [local_name(n.split(":")[-1]).lower() for n in names], scorer=fuzz.WRatio,
+        scored = process.extract(key, [local_name(n.split(":")[-1]).lower() for n in names], scorer=_closeness,
                                  limit=limit)
         return [names[i] for _, _, i in sorted(scored, key=lambda x: (-x[1], x[2]))]
+
+
+# ------------------------------------------------------------------ does a text name a term?
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def word_forms(word: str) -> set[str]:
+    """A word and its possible singulars: 'courses' → {courses, course, cours}; 'faculties' → faculty."""
+    out = {word}
+    if word.endswith("ies") and len(word) > 4:
+        out.add(word[:-3] + "y")
+    if word.endswith("es") and len(word) > 3:
+        out.add(word[:-2])
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        out.add(word[:-1])
+    return out
+
+
+def name_match(text: str, cls: Term, aliases: set[str] = frozenset()) -> tuple[int, int, str] | None:  # type: ignore[assignment]
+    """(1 if `text` is exactly one of the class's names else 0, that name's word count, the name) for
+    the best name of the class written in `text` (singular or plural); an alias word counts as a
+    one-word name. None when `text` names the class nowhere."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    best: tuple[int, int, str] | None = None
+    for name in cls.names:
+        target = name.split()
+        n = len(target)
+        if not n or not any(all(target[k] in word_forms(words[i + k]) for k in range(n))
+                            for i in range(len(words) - n + 1)):
+            continue
+        found = (int(n == len(words)), n, name)
+        best = found if best is None or found[:2] > best[:2] else best
+    if best is None:
+        alias = next((w for w in words if word_forms(w) & aliases), None)
+        if alias is not None:
+            return int(len(words) == 1), 1, alias
+    return best
+
+
+def names_class(text: str, cls: Term, aliases: set[str] = frozenset()) -> bool:  # type: ignore[assignment]
+    """Does `text` contain one of the class's names (in singular or plural), or one of its alias words?
+    'staff members' names STAFF; 'subjects' names COURSE when 'subject' is an alias."""
+    return name_match(text, cls, aliases) is not None
+
+
+def _closeness(a: str, b: str, **_) -> float:
+    """WRatio finds a name inside a longer one ('staf' in 'academicstaff' scores 90); averaged with
+    the plain ratio, the name that differs by a letter ('staff') comes first."""
+    return (fuzz.ratio(a, b) + fuzz.WRatio(a, b)) / 2
 
 
 def _namespace(iri: str) -> str:
