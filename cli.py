@@ -81,15 +81,18 @@ def index(workspace: WorkspaceArg,
         raise PolyragError("give --docs PATH to add documents, or --remove ID to drop some")
     session = _session(workspace, create=docs is not None)
     loaded = _load_docs(session, docs, fmt, id_field, text_field)
+    from pyramid.build import remove_documents
+
     with session.ws.writing("index"), RichProgress(err) as progress:
-        report = session.text.add_documents(loaded.documents, progress=progress, remove=remove)
-        session.corpus.update(loaded.documents, remove=remove)
+        if remove:  # from every layer that holds them, so no layer answers from a removed document
+            session.corpus.diff([], remove)  # unknown ids: one message before anything changes
+            gone = remove_documents(session, remove, progress)
+            out.print("removed " + ", ".join(f"{v} {k}" for k, v in gone.items()))
+        report = session.text.add_documents(loaded.documents, progress=progress)
+        session.corpus.update(loaded.documents)
     out.print(f"indexed {report.documents_added} new, {report.documents_replaced} changed, "
-              f"{report.documents_unchanged} unchanged, {report.documents_removed} removed documents; "
+              f"{report.documents_unchanged} unchanged documents; "
               f"{report.chunks_added} chunks embedded ({report.chunks_total} in all) in {report.seconds:.1f} s")
-    if remove:
-        out.print("the KG and ontology layers drop these documents' facts at the next `polyrag build` "
-                  "(or use `polyrag build WS --remove ID`, which drops them from every layer now)")
 
 
 @app.command()

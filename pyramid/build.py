@@ -96,6 +96,18 @@ def summarise_documents(docs: list[Document], session: Session, progress: Progre
                              round(time.perf_counter() - start, 3))
 
 
+def remove_documents(session: Session, doc_ids: list[str], progress: Progress | None = None) -> dict[str, int]:
+    """Drop documents from every layer that holds them (no model needed): the text layer and the
+    corpus, the KG's triples, the ontology's per-document graphs (inferences recomputed)."""
+    progress = progress or NullProgress()
+    with session.ws.writing("remove"):
+        report = session.text.add_documents([], progress=progress, remove=doc_ids)
+        session.corpus.update([], remove=doc_ids)
+        kg = session.kg.remove_documents(doc_ids, progress) if session.kg.exists else 0
+        onto = session.ontology.remove_documents(doc_ids) if session.ontology.exists else 0
+    return {"text documents": report.documents_removed, "KG triples": kg, "ontology graphs": onto}
+
+
 def kg_mode(session: Session, requested: str | None = None) -> Literal["cascade", "single"]:
     mode = requested or session.settings.kg.mode
     if mode == "auto":
@@ -130,10 +142,14 @@ def build_pyramid(session: Session, docs: list[Document] | None = None, *, schem
         if not docs and not remove and not len(session.corpus):
             raise WorkspaceError(f"workspace {ws.root} has no documents; give --docs PATH")
 
-        if "text" in steps or docs or remove:
+        if remove:
+            with _step(result, "remove", session) as rec:
+                gone = remove_documents(session, remove, progress)
+                rec.outcome = "dropped " + ", ".join(f"{v} {k}" for k, v in gone.items())
+        if "text" in steps or docs:
             with _step(result, "text", session) as rec:
-                report = session.text.add_documents(docs, progress=progress, remove=remove)
-                session.corpus.update(docs, remove=remove)
+                report = session.text.add_documents(docs, progress=progress)
+                session.corpus.update(docs)
                 rec.outcome = (f"{report.documents_added} new, {report.documents_replaced} changed, "
                                f"{report.documents_removed} removed documents; {report.chunks_added} chunks "
                                f"embedded, {report.chunks_total} in all")

@@ -94,7 +94,7 @@ def test_init_then_stats(tmp_path, capsys):
 def test_index_remove_drops_a_document_from_text_and_corpus(indexed, capsys):
     code, out, err = run_cli(["index", indexed, "--remove", "d0"], capsys)
     assert code == 0, err
-    assert "1 removed" in out
+    assert "removed 1 text documents, 0 KG triples, 0 ontology graphs" in " ".join(out.split())
     code, out, err = run_cli(["search", indexed, "green bonds climate", "--json"], capsys)
     assert [r["doc_id"] for r in json.loads(out)] == ["d1"]
     code, out, err = run_cli(["index", indexed, "--remove", "nope"], capsys)

@@ -206,3 +206,30 @@ def test_bad_questions_are_one_clear_message(pyramid_root, capsys, question, mes
 def test_a_missing_workspace_is_one_clear_message(tmp_path, capsys):
     code, _, err = run_cli(["ask", tmp_path / "nowhere", "Who?"], capsys)
     assert code == 2 and "nowhere" in err and "Traceback" not in err
+
+
+def test_removing_a_document_takes_its_facts_out_of_every_layer(tmp_path, embedder, capsys):
+    """`polyrag index --remove ID` (and `build --remove`) drop a document from the text layer, the KG
+    and the ontology, so no layer can answer from it afterwards."""
+    from kg_fixtures import t
+
+    root = _build(tmp_path / "ws", embedder).root
+    s = session(root, embedder)
+    with s.ws.writing("test"):
+        store = s.kg.store(write=True)
+        store.upsert([], [t("Ronaldo", "wore", "number 9 shirt", doc="jersey")])
+        s.kg._finish(store, "kg.build", 0.0, None, NullProgress())
+    s.ontology.add_instances("jersey", [("http://example.org/ronaldo", "http://www.w3.org/2000/01/rdf-schema#label",
+                                         "Ronaldo")])
+    ask_label = 'SELECT ?s WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#label> "Ronaldo" }'
+    assert s.ontology.select(ask_label)                        # there before
+    s.ontology.close()
+    s.kg.close()
+    code, out, err = run_cli(["index", root, "--remove", "jersey"], capsys)
+    assert code == 0, err
+    assert "removed 1 text documents, 1 KG triples, 1 ontology graphs" in " ".join(out.split())
+    after = session(root, embedder)
+    assert "jersey" not in after.text.docs and after.corpus.get("jersey") is None
+    assert all(tr.doc_id != "jersey" for tr in after.kg.store().iter_triples())
+    assert not after.ontology.select(ask_label)
+    assert len(list(after.kg.store().iter_triples())) == len(SPORTS)   # the other documents' triples stay

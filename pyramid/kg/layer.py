@@ -288,6 +288,21 @@ class KGLayer:
         report.seconds = time.perf_counter() - start
         return report
 
+    def remove_documents(self, doc_ids: list[str], progress: Progress | None = None) -> int:
+        """Drop what these documents contributed (their triples, orphaned entities, their vectors);
+        no model is needed. Returns how many triples were dropped."""
+        start = time.perf_counter()
+        with self.ws.writing("kg.remove"):
+            state = self._state()
+            store = self.store(write=True)
+            dropped = store.delete_documents(list(doc_ids))
+            if dropped or any(d in state["docs"] for d in doc_ids):
+                for d in doc_ids:
+                    state["docs"].pop(d, None)
+                self._finish(store, "kg.remove", time.perf_counter() - start, None, progress or NullProgress())
+                atomic_write_json(self.dir / STATE, state)
+        return dropped
+
     def sync_index(self, progress: Progress | None = None) -> SyncReport:
         """Bring the triple index up to the store (after renames or merges made on the store)."""
         with self.ws.writing("kg.index"):
