@@ -225,11 +225,14 @@ def run(data_dir: Path, out_dir: Path, *, ontology_file: Path | None = None, wor
     every = None
     if len(layers) > 1:  # the waterfall's token target: against every layer run on every question
         from benchmarks.costs import every_layer_tokens
+        from querying.waterfall import built_layers
+
+        built = built_layers(session)
 
         task = progress.task("AcadChall: every layer on every question (cost)", len(questions))
         costs = []
         for q in questions:
-            costs.append(every_layer_tokens(session, q["question"], set(layers), q["options"]))
+            costs.append(every_layer_tokens(session, q["question"], set(layers) & built, q["options"]))
             task.advance()
         task.done()
         every = statistics.fmean(costs) if costs else 0.0
