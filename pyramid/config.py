@@ -87,10 +87,11 @@ class KGSettings(BaseModel):
     neo4j_batch_bytes: int = Field(32768, ge=512, description="neo4j: most bytes of parameters sent per "
                                    "write (FalkorDB's Bolt server, the CI stand-in, crashes above ~4 KB)")
     neo4j_timeout_s: float = Field(10.0, gt=0, description="neo4j: seconds to wait for a connection")
-    mode: Literal["auto", "cascade", "single"] = Field(
+    mode: Literal["auto", "cascade", "single", "grounded", "rules"] = Field(
         "auto", description="extraction for `polyrag build`: cascade = f_par → f_ent → f_rel → f_dis (the "
-        "paper); single = one structured call per chunk; auto = single for the tiny default model (3.5× "
-        "cheaper and more triples in `polyrag bench kg-build`), else cascade")
+        "paper); single = one structured call per chunk; rules = deterministic sentence rules, no model; "
+        "grounded = rules plus one enum-constrained call per sentence the rules cannot read; auto = grounded "
+        "for the tiny default model (best F1 in `polyrag bench extraction`), else cascade")
     chunk_size: int = Field(300, ge=8, description="S for KG extraction chunks")
     chunk_overlap: int = Field(100, ge=0, description="O for KG extraction chunks")
     k: int = Field(10, ge=1, description="triples retrieved for a question")
@@ -123,6 +124,11 @@ class OntologySettings(BaseModel):
                                "most similar to the chunk; one LLM call per chunk asks for all of them)")
     extract_min_grounding: float = Field(0.5, ge=0, le=1, description="f_ins: an extracted name or value is "
                                          "kept when this share of its words occurs in the chunk")
+    extract_method: Literal["grounded", "chunk"] = Field(
+        "grounded", description="f_ins: grounded = sentence rules (pyramid/grounding.py) read triples, instances "
+        "are typed from cues (Dr/Prof, 'Department of', course codes), each triple's relation is mapped to the "
+        "schema property of fitting domain and range by MiniLM similarity, values are range-checked; the model "
+        "decides only close calls between properties; chunk = one f_ins call per chunk (the paper's)")
 
 
 class CompletionSettings(BaseModel):
@@ -183,6 +189,8 @@ class QuerySettings(BaseModel):
                                    "sub-question")
     subquestion_overlap: int = Field(10, ge=0, description="K²RAG: overlap of those chunks")
     subquestion_k: int = Field(10, ge=1, description="K²RAG: chunks retrieved per sub-question")
+    subquestion_with_question: bool = Field(True, description="K²RAG: also answer the question itself beside "
+                                            "the generated sub-questions (a tiny model's sub-questions drift)")
 
 
 class Settings(BaseSettings):

@@ -7,6 +7,12 @@
 With no KG results it falls back to the hybrid naive path and says so in the trace. The
 sub-question fan-out runs with bounded concurrency (`query.concurrency`); its calls are traced as
 one step, because usage cannot be told apart per thread.
+
+One addition to K²RAG (`query.subquestion_with_question`, on by default): the question itself is
+answered beside the generated sub-questions, so the final context always holds the direct
+retrieval's answer. SmolLM2-135M's sub-questions drift from the question ("When do visitors come
+to the observatory?" became "What do visitors see ...?" on the demo), and then no sub-answer is
+about what was asked.
 """
 
 from __future__ import annotations
@@ -50,16 +56,22 @@ def answer_text_path(session: Session, question: str, kg_evidence: list[TripleEv
     pieces = chunker.split_text(kg_summary)[:MAX_SUBQUESTIONS]
     prompt = load_prompt("querying", "subquestion")
 
-    def sub(piece: str) -> tuple[str, list[Hit], str]:
-        sq = llm.complete(prompt.render(question=question, chunk=piece), SUBQUESTION_SCHEMA,
-                          max_tokens=80).parsed["question"].strip() or question
+    def subquestion(piece: str) -> str:
+        return llm.complete(prompt.render(question=question, chunk=piece), SUBQUESTION_SCHEMA,
+                            max_tokens=80).parsed["question"].strip() or question
+
+    def sub(sq: str) -> tuple[str, list[Hit], str]:
         hits = text.search(sq, k=cfg.subquestion_k, lam=text.cfg.lam)
         inner = Tracer(llm.meter)  # sub-answers are traced by the enclosing step
         return sq, hits, answer_from_chunks(sq, hits[: text.cfg.answer_k], llm, inner)
 
-    with tracer.step("text.subquestions", "text", chunks=len(pieces), k=cfg.subquestion_k) as rec:
+    with tracer.step("text.subquestions", "text", chunks=len(pieces), k=cfg.subquestion_k,
+                     with_question=cfg.subquestion_with_question) as rec:
         with ThreadPoolExecutor(max_workers=cfg.concurrency) as pool:
-            results = list(pool.map(sub, pieces))
+            asked = list(pool.map(subquestion, pieces))
+            if cfg.subquestion_with_question:
+                asked = [question, *asked]
+            results = list(pool.map(sub, list(dict.fromkeys(asked))))
         rec.input["subquestions"] = [sq for sq, _, _ in results]
         rec.outcome = f"{len(results)} sub-answers"
 

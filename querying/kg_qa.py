@@ -69,6 +69,20 @@ def triple_line(t: Triple) -> str:
     return t.text() + "."
 
 
+ANSWER_GROUNDING = 0.5  # signals mode: share of the answer's content words the retrieved triples must hold
+
+
+def grounded_in(answer: str, triples: list[Triple]) -> bool:
+    """Is `answer` written from `triples`? At least ANSWER_GROUNDING of its content words occur in them.
+    The tiny model's answer field holds "false", a made-up date or a word salad often enough (seen on
+    the demo) that an answer the triples do not carry is replaced by the triples themselves."""
+    terms = set(content_terms(answer))
+    if not terms:
+        return False
+    held = {w for t in triples for w in _tokenize(t.text())}
+    return len(terms & held) / len(terms) >= ANSWER_GROUNDING
+
+
 def format_facts(triples: list[Triple]) -> str:
     return "\n".join(f"{i}. {triple_line(t)}" for i, t in enumerate(triples, 1))
 
@@ -110,7 +124,7 @@ def question_names(question: str) -> QuestionNames:
     words = question.split()
     if words and words[0].lower().strip("?,.") in WH_WORDS:
         words = words[1:]
-    if not any(_name_like(w) for w in question.split()):
+    if not any(_name_like(w) for w in words):  # the capital of a leading question word names nothing
         return QuestionNames(frozenset(_norm_words(" ".join(words))))
     spans, run = [], []
     for i, w in enumerate(words + [""]):
@@ -213,9 +227,16 @@ def judge(llm: LLM, question: str, hits: list[TripleHit], tracer: Tracer, *, mod
     llm_yes, text, cited_idx = False, "", []
     mode = resolve_mode(mode, llm)
     with tracer.step("kg.sufficiency", "kg", mode=mode, triples=len(triples)) as rec:
-        # In signals mode the LLM only writes the answer: no call when the signals already say no.
+        # In signals mode the LLM only writes the answer, with the plain K²RAG answer prompt over the
+        # triples (its yes/no would be ignored, and the tiny model often never closes the longer
+        # JSON reply: three attempts); no call at all when the signals say no.
         failed = ""
-        if mode != "signals" or decide("signals", False, sig, min_score, overlap_yes)[0]:
+        if mode == "signals":
+            if decide("signals", False, sig, min_score, overlap_yes)[0]:
+                text = llm.complete(load_prompt("querying", "answer").render(
+                    context="\n".join("- " + triple_line(t) for t in triples), question=question),
+                    max_tokens=ANSWER_MAX_TOKENS).text.strip()
+        else:
             try:
                 reply = llm.complete(load_prompt("querying", "kg_sufficiency").render(
                     facts=format_facts(triples), question=question), SUFFICIENCY_SCHEMA,
@@ -229,11 +250,15 @@ def judge(llm: LLM, question: str, hits: list[TripleHit], tracer: Tracer, *, mod
         ok, why = decide(mode, llm_yes, sig, min_score, overlap_yes)
         if failed:
             why += f" (the LLM reply failed its schema, counted as no: {failed[:120]})"
+        if ok and mode == "signals" and text and not grounded_in(text, triples):
+            why += f"; the LLM's answer {text[:60]!r} is not in the triples, so the triples answer"
+            text, cited_idx = "", []
         rec.outcome = ("sufficient: " if ok else "insufficient: ") + why
     cited = [triples[i] for i in cited_idx]
     if ok and not cited:
-        # The model cited nothing: cite the triples naming a question entity (else the best one).
-        cited = [t for t in triples if t.subject.name in sig.linked or t.object.name in sig.linked][:3] or triples[:1]
+        # The model cited nothing: the best triple, then those naming a question entity among the top 5.
+        cited = [t for i, t in enumerate(triples[:5])
+                 if i == 0 or t.subject.name in sig.linked or t.object.name in sig.linked][:3]
     if ok and not text:
         text = " ".join(triple_line(t) for t in cited)
     return Verdict(ok, text, cited, sig, llm_yes, why, failed)

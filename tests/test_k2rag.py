@@ -25,23 +25,30 @@ TRIPLES = [TripleEvidence(triple_id="t1", subject="Ronaldo", relation="top score
 
 @pytest.fixture
 def session(workspace, embedder):
-    def make(rules):
-        s = Session(workspace, provider=ScriptedProvider(rules), embedder=embedder)
+    def make(rules, **query):
+        from pyramid.config import load_settings
+        from pyramid.workspace import Workspace
+
+        ws = Workspace(workspace.root, load_settings(workspace.root / "polyrag.toml", query=query))
+        s = Session(ws, provider=ScriptedProvider(rules), embedder=embedder)
         if not s.text.chunks:
             s.text.add_documents(DOCS)
         return s
     return make
 
 
+Q = "What jersey number did the 2002 World Cup top scorer wear?"
+RULES = {
+    "What we know so far": {"question": "Which shirt number did Ronaldo wear in 2002?"},
+    "Question: Which shirt number did Ronaldo wear in 2002?": "He wore number 9.",
+    f"Question: {Q}": "Number 9.",   # the final answer (and, by default, the direct sub-answer)
+}
+
+
 def test_text_path_runs_every_k2rag_step_in_order(session):
-    s = session({
-        "What we know so far": {"question": "Which shirt number did Ronaldo wear in 2002?"},
-        "Question: Which shirt number did Ronaldo wear in 2002?": "He wore number 9.",
-        "Question: What jersey number did the 2002 World Cup top scorer wear?": "Number 9.",
-    })
+    s = session(RULES, subquestion_with_question=False)  # K²RAG exactly as published
     tracer = Tracer(s.meter)
-    text, evidence = answer_text_path(s, "What jersey number did the 2002 World Cup top scorer wear?",
-                                      TRIPLES, tracer)
+    text, evidence = answer_text_path(s, Q, TRIPLES, tracer)
     assert text == "Number 9."
     assert [st.step for st in tracer.steps] == ["text.summarise_kg", "text.subquestions",
                                                 "text.summarise_answers", "text.answer"]
@@ -52,6 +59,18 @@ def test_text_path_runs_every_k2rag_step_in_order(session):
     final_prompt = calls[-1][-1]["content"]
     assert "Ronaldo top scorer of 2002 FIFA World Cup." in final_prompt   # the KG summary
     assert "He wore number 9." in final_prompt                             # the summarised sub-answers
+
+
+def test_by_default_the_question_itself_is_answered_beside_the_sub_questions(session):
+    s = session(RULES)
+    tracer = Tracer(s.meter)
+    answer_text_path(s, Q, TRIPLES, tracer)
+    assert tracer.steps[1].input["subquestions"] == [Q, "Which shirt number did Ronaldo wear in 2002?"]
+    calls = s.llm.provider.calls
+    assert len(calls) == 4                  # sub-question, two sub-answers, final answer
+    sub_prompts = [c[-1]["content"] for c in calls[1:3]]
+    assert any(p.rstrip().endswith(f"Question: {Q}\nAnswer:") and "Ronaldo wore the number 9" in p
+               for p in sub_prompts)       # the direct answer reads the retrieved chunks
 
 
 def test_without_kg_results_the_naive_hybrid_path_answers_and_says_so(session):

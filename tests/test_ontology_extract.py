@@ -62,7 +62,9 @@ def onto_ws(tmp_path, embedder) -> Workspace:
 
 
 def session(ws: Workspace, embedder, rules) -> Session:
-    settings = load_settings(ws.root / "polyrag.toml", llm={"cache": False}, ontology={"extract_pairs": 3})
+    # the paper's one call per chunk (the grounded default is tested in tests/test_extraction_modes.py)
+    settings = load_settings(ws.root / "polyrag.toml", llm={"cache": False},
+                             ontology={"extract_pairs": 3, "extract_method": "chunk"})
     return Session(Workspace(ws.root, settings), provider=ScriptedProvider(rules), embedder=embedder)
 
 

@@ -39,15 +39,16 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
 
     @kg.command("build")
     def build(workspace: WorkspaceArg,
-              mode: Annotated[str, typer.Option(help="cascade (f_par → f_ent → f_rel → f_dis) or single "
-                                                     "(one call per chunk)")] = "cascade",
+              mode: Annotated[str, typer.Option(help="cascade (f_par → f_ent → f_rel → f_dis), single "
+                                                     "(one call per chunk), grounded (sentence rules + "
+                                                     "enum-constrained calls) or rules (no model)")] = "cascade",
               limit: Annotated[int | None, typer.Option(help="first N documents only")] = None) -> None:
         """Extract triples from the workspace's documents (new or changed ones); resumable."""
         from pyramid.errors import PolyragError
         from pyramid.progress import RichProgress
 
-        if mode not in ("cascade", "single"):
-            raise PolyragError(f"unknown --mode '{mode}' (choose cascade or single)")
+        if mode not in ("cascade", "single", "grounded", "rules"):
+            raise PolyragError(f"unknown --mode '{mode}' (choose cascade, single, grounded or rules)")
         session = _session(workspace)
         with RichProgress(_console(True)) as progress:
             r = session.kg.build(session.llm, mode=mode, progress=progress, limit=limit)  # type: ignore[arg-type]
@@ -176,6 +177,34 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
                      out_dir: REPORTS = Path("reports")) -> None:
         """Top-10 triple search latency (p50/p95) on the PolyU KG and a synthetic graph."""
         _bench("kg-search", out_dir, "run_search", data, synthetic=synthetic, n_queries=queries)
+
+    @bench.command("extraction")
+    def bench_extraction(
+            kg_methods: Annotated[str, typer.Option("--kg", help="KG methods, comma-separated: rules, grounded, "
+                                                    "grounded-llm, single, cascade ('' for none)")] =
+            "rules,grounded,grounded-llm,single,cascade",
+            onto_methods: Annotated[str, typer.Option("--ontology", help="f_ins methods: chunk, grounded "
+                                                      "('' for none)")] = "chunk,grounded",
+            corpora: Annotated[str, typer.Option(help="demo, multihop, multihop-heldout")] =
+            "demo,multihop,multihop-heldout",
+            limit: Annotated[int | None, typer.Option(help="first N documents of each corpus")] = None,
+            warm_cache: Annotated[Path | None, typer.Option(help="LLM cache file shared across runs (seconds "
+                                                            "then say nothing); default: a cold cache")] = None,
+            previous: Annotated[Path | None, typer.Option(help="an earlier extraction.json: rows of methods not "
+                                                          "run now are kept from it (marked)")] = None,
+            out_dir: REPORTS = Path("reports")) -> None:
+        """Extraction precision/recall/F1 against hand-labelled gold (benchmarks/gold/), per method."""
+        from benchmarks import extraction
+        from pyramid.progress import RichProgress
+
+        def split(x: str) -> tuple[str, ...]:
+            return tuple(m.strip() for m in x.split(",") if m.strip())
+
+        with RichProgress(_console(True)) as progress:
+            extraction.run(out_dir, kg_methods=split(kg_methods), onto_methods=split(onto_methods),
+                           corpora=split(corpora), limit=limit, warm_cache=warm_cache, progress=progress,
+                           previous=previous)
+        _console().print((out_dir / "extraction.md").read_text(encoding="utf-8"))
 
     @bench.command("kg-resolution")
     def bench_resolution(out_dir: REPORTS = Path("reports")) -> None:

@@ -2,6 +2,12 @@
 
     cascade:  f_par (statements) → f_ent (entities) → f_rel (triples) → f_dis (canonical relations)
     single:   one call returns typed triples (the multi-hop KG-RAG seed paper's way)
+    rules:    no model: pyramid/grounding.py's deterministic f_par (sentences, pronouns → the
+              document's main entity) and rule triples (subject | verb group | objects)
+    grounded: `rules`, plus one call per sentence the rules cannot read (`llm_for="all"`: every
+              sentence), whose subject and object are enums of the sentence's candidate spans and
+              whose relation must be written in the sentence outside them (else the words between
+              the two spans replace it); a relation equal to an entity is dropped
 
 Every call is JSON-schema constrained (prompts in `pyramid/kg/prompts/`). The schemas bound list
 lengths and string sizes so a small model cannot ramble. The model's output is then checked
@@ -23,15 +29,16 @@ from pyramid.llm import LLM
 from pyramid.prompts import load_prompt
 from pyramid.usage import Usage
 
-Mode = Literal["cascade", "single"]
-MODES: tuple[Mode, ...] = ("cascade", "single")
+Mode = Literal["cascade", "single", "grounded", "rules"]
+MODES: tuple[Mode, ...] = ("cascade", "single", "grounded", "rules")
 ENTITY_TYPES = ["PERSON", "ORGANIZATION", "PLACE", "EVENT", "WORK", "DATE", "NUMBER", "CONCEPT", "OTHER"]
 UNTYPED = {"", "OTHER"}  # a type that says nothing conflicts with no type
 # Bounds measured against SmolLM2-135M: it fills every list to its maximum, and a list that does not
 # fit MAX_TOKENS is cut mid-JSON (a schema failure and a retry), so the lists stay short.
 MAX_STATEMENTS, MAX_ENTITIES, MAX_TRIPLES = 5, 8, 5
 # Generated tokens per call: the bounded lists above fit; a rambling reply is cut sooner.
-MAX_TOKENS = {"f_par": 220, "f_ent": 160, "f_rel": 220, "f_dis": 160, "f_single": 220}
+MAX_TOKENS = {"f_par": 220, "f_ent": 160, "f_rel": 220, "f_dis": 160, "f_single": 220, "f_sentence": 160}
+MAX_SENTENCE_TRIPLES = 3
 
 _TRIPLE = {"type": "array", "minItems": 3, "maxItems": 4,
            "items": {"type": "string", "minLength": 1, "maxLength": 50}}
@@ -119,27 +126,38 @@ def _type(t: str) -> str:
 class Extractor:
     """Runs f_kg over chunks with one LLM; `min_grounding` in [0, 1] (see module docstring)."""
 
-    def __init__(self, llm: LLM, mode: Mode = "cascade", min_grounding: float = 0.5) -> None:
+    def __init__(self, llm: LLM, mode: Mode = "cascade", min_grounding: float = 0.5,
+                 llm_for: Literal["residue", "all"] = "residue") -> None:
         if mode not in MODES:
-            raise ValueError(f"unknown extraction mode {mode!r} (choose {' or '.join(MODES)})")
-        self.llm, self.mode, self.min_grounding = llm, mode, min_grounding
+            raise ValueError(f"unknown extraction mode {mode!r} (choose {', '.join(MODES)})")
+        self.llm, self.mode, self.min_grounding, self.llm_for = llm, mode, min_grounding, llm_for
 
     @property
     def version(self) -> str:
-        """Changes with the prompts, schemas, mode, grounding and model: a new version re-extracts."""
-        names = ["f_par", "f_ent", "f_rel", "f_dis"] if self.mode == "cascade" else ["f_single"]
+        """Changes with the prompts, schemas, mode, grounding, rules and model: a new version re-extracts."""
+        names = {"cascade": ["f_par", "f_ent", "f_rel", "f_dis"], "single": ["f_single"],
+                 "grounded": ["f_sentence"], "rules": []}[self.mode]
         parts = [self.mode, str(self.min_grounding), self.llm.name, json.dumps([SCHEMAS, MAX_TOKENS], sort_keys=True),
                  *(load_prompt("pyramid.kg", n).version for n in names)]
+        if self.mode in ("grounded", "rules"):
+            from pyramid.grounding import RULES_VERSION
+            parts += [RULES_VERSION, self.llm_for]
         return hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:12]
 
     def _call(self, name: str, **values: Any) -> dict[str, Any]:
         messages = load_prompt("pyramid.kg", name).render(**values)
         return self.llm.complete(messages, SCHEMAS[name], max_tokens=MAX_TOKENS[name]).parsed
 
-    def extract(self, chunk: Chunk) -> ChunkExtraction:
-        """Triples of one chunk. Raises LLMError (e.g. a reply failing its schema after retries)."""
+    def extract(self, chunk: Chunk, title: str = "") -> ChunkExtraction:
+        """Triples of one chunk (`title`: its document's, naming the main entity for the grounded
+        modes). Raises LLMError (e.g. a reply failing its schema after retries)."""
         with self.llm.meter.scope() as usage:
-            raw = self._cascade(chunk.text) if self.mode == "cascade" else self._single(chunk.text)
+            if self.mode == "cascade":
+                raw = self._cascade(chunk.text)
+            elif self.mode == "single":
+                raw = self._single(chunk.text)
+            else:
+                raw = self._grounded(chunk.text, title)
         words = set(_WORD.findall(normalise_name(chunk.text)))
         kept, dropped = [], 0
         for tr in raw:
@@ -188,6 +206,69 @@ class Extractor:
         for tr in (t for t in out if t is not None):
             tr.canonical = canonical_name(tr.relation)
         return [t for t in out if t is not None]
+
+
+    # -- grounded: deterministic reading, the model on what the rules cannot read
+    def _grounded(self, text: str, title: str) -> list[RawTriple]:
+        from pyramid.grounding import candidates, read
+
+        out: list[RawTriple] = []
+        for sent in read(text, title):
+            if self.mode == "grounded" and self.llm_for == "all":
+                rules: list[RawTriple] = []
+            else:
+                rules = [RawTriple(t.subject, t.relation, t.object, canonical=canonical_name(t.relation))
+                         for t in sent.triples]
+            out += rules
+            if self.mode == "rules" or (rules and self.llm_for == "residue"):
+                continue
+            cands = candidates(sent)
+            if len(cands) < 2:
+                continue  # nothing to relate: no call
+            out += self._sentence(sent.text, cands)
+        return out
+
+    def _sentence(self, sentence: str, cands: list[str]) -> list[RawTriple]:
+        schema = _obj({"triples": {"type": "array", "maxItems": MAX_SENTENCE_TRIPLES, "items": _obj({
+            "subject": {"enum": cands}, "relation": {"type": "string", "minLength": 1, "maxLength": 50},
+            "object": {"enum": cands}})}})
+        listed = "\n".join(f"- {c}" for c in cands)
+        messages = load_prompt("pyramid.kg", "f_sentence").render(sentence=sentence, candidates=listed)
+        reply = self.llm.complete(messages, schema, max_tokens=MAX_TOKENS["f_sentence"]).parsed
+        out = []
+        for t in reply["triples"]:
+            rel = grounded_relation(sentence, t["subject"], " ".join(t["relation"].split()), t["object"], cands)
+            if rel:
+                out.append(RawTriple(t["subject"], rel, t["object"], canonical=canonical_name(rel)))
+        return out
+
+
+def grounded_relation(sentence: str, subject: str, relation: str, obj: str, entities: list[str]) -> str:
+    """The relation if it is written in the sentence outside the subject and object and is no entity;
+    else the words between subject and object when they are 1–8 words of the sentence; else ""."""
+    folded = lambda x: [w for w in _WORD.findall(normalise_name(x))]
+    if normalise_name(subject) == normalise_name(obj):
+        return ""
+    ent = {normalise_name(e) for e in entities}
+    sent_words, ends = set(folded(sentence)), set(folded(subject)) | set(folded(obj))
+    words = folded(relation)
+    # a relation that swallows a name ('belongs to the Faculty of Engineering at') is no relation;
+    # lowercase candidate phrases may share a word with one ('twinned' / 'twinned with') and do not count
+    names = [normalise_name(e) for e in entities if not e.islower() and len(normalise_name(e)) > 2]
+    inside = any(re.search(rf"\b{re.escape(e)}\b", normalise_name(relation)) for e in names)
+    if words and any(len(w) > 1 and w.isalpha() for w in words) and normalise_name(relation) not in ent and \
+            set(words) <= sent_words and not set(words) <= ends and not inside:
+        return relation
+    low = sentence.lower()
+    i, j = low.find(subject.lower()), low.find(obj.lower())
+    if i >= 0 and j > i + len(subject):
+        gap = sentence[i + len(subject):j].strip(" ,;:")
+        gap = re.sub(r"\b(the|a|an)$", "", gap, flags=re.IGNORECASE).strip()
+        n = len(gap.split())
+        if 1 <= n <= 8 and normalise_name(gap) not in ent and "," not in gap and \
+                not any(re.search(rf"\b{re.escape(e)}\b", normalise_name(gap)) for e in names):
+            return gap
+    return ""
 
 
 def _dedupe(triples: list[RawTriple]) -> list[RawTriple]:

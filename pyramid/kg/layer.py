@@ -1,7 +1,8 @@
 """The knowledge-graph layer (K): build by extraction or import, search triples, report stats.
 
     KGLayer(ws, embedder)
-      .build(llm, mode="cascade"|"single", progress=)  documents → chunks (S=300, O=100) → f_kg →
+      .build(llm, mode="cascade"|"single"|"grounded"|"rules", progress=)
+                                                        documents → chunks (S=300, O=100) → f_kg →
                                                         entity resolution → graph store → index
       .import_file(path, on_error="abort"|"skip")       JSON / JSONL / CSV triples → same path
       .search(question, k=, expand=)                    Emb_kg top-k (+ 1-hop expansion)
@@ -219,9 +220,10 @@ class KGLayer:
             pending = [c for c in chunks if not journal.done(c)]
             report.chunks_resumed = len(chunks) - len(pending)
             task = progress.task(f"extracting triples ({mode})", len(pending))
+            titles = {d.id: str(d.metadata.get("title", "")) for d in todo}  # names the main entity (grounded)
             for chunk in pending:
                 try:
-                    ex = extractor.extract(chunk)
+                    ex = extractor.extract(chunk, title=titles.get(chunk.doc_id, ""))
                     journal.record_ok(chunk, ex)
                     report.chunks_extracted += 1
                 except LLMError as err:  # recorded; the next build retries this chunk
