@@ -34,8 +34,14 @@ test: install
 test-fast: install
 	$(BIN)/python -m pytest -m "not slow"
 
+# Every benchmark, one after another (about an hour on 2 cores; run it on a quiet machine: the reports
+# carry timings). Each writes reports/<name>.{json,md}; the README quotes them.
+BENCHES := fiqa-retrieval lubm acadchall kg-build kg-search kg-resolution kg-sufficiency extraction \
+           completion multihop summarise
 bench: install
-	$(BIN)/polyrag bench fiqa-retrieval
+	for b in $(BENCHES); do $(BIN)/polyrag bench $$b || exit 1; done
+	$(BIN)/polyrag bench acadchall --layer ontology,kg,text
+	$(BIN)/polyrag bench acadchall --layer kg
 
 clean:
 	rm -rf .demo .pytest_cache

@@ -228,13 +228,9 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
 
 
 def _kg_group(app: typer.Typer) -> typer.Typer:
-    """The `kg` command group registered by pyramid.kg.commands, or a new one if it has none yet."""
-    for info in app.registered_groups:
-        if info.name == "kg" and info.typer_instance is not None:
-            return info.typer_instance
-    group = typer.Typer(help="The knowledge-graph layer.", no_args_is_help=True)
-    app.add_typer(group, name="kg")
-    return group
+    from pyramid.commands import command_group
+
+    return command_group(app, "kg", "The knowledge-graph layer.")
 
 
 def _register_condense(app: typer.Typer) -> None:

@@ -167,7 +167,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
     def bench_build(data: Annotated[Path, typer.Option(help="documents CSV")] = DATA / "multihop_kg" / "documents.csv",
                     docs: Annotated[int, typer.Option(help="first N documents")] = 50,
                     out_dir: REPORTS = Path("reports")) -> None:
-        """KG build cost, cascade vs single-call mode, with the configured (default: embedded) model."""
+        """KG build cost per extraction mode (single, cascade, grounded, rules) with the configured model."""
         _bench("kg-build", out_dir, "run_build", data, n_docs=docs)
 
     @bench.command("kg-search")

@@ -12,12 +12,17 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pyramid.chunker import Chunk
+from pyramid.corpus import Document
 from pyramid.errors import WorkspaceError
 from pyramid.kg.extract import ChunkExtraction, RawTriple, extraction_to_json
+from pyramid.llm import LLMError
+from pyramid.progress import Progress
 
 
 def chunk_hash(chunk: Chunk) -> str:
@@ -68,3 +73,45 @@ class ExtractionJournal:
     def record_failure(self, chunk: Chunk, error: str) -> None:
         self._append({"chunk_id": chunk.id, "doc_id": chunk.doc_id, "hash": chunk_hash(chunk),
                       "version": self.version, "status": "failed", "error": error[:500]})
+
+
+@dataclass
+class ChunkRun:
+    """One journalled pass over the chunks of some documents (KG extraction and f_ins share it)."""
+
+    extracted: int = 0                     # chunks extracted by this pass
+    resumed: int = 0                       # chunks an earlier pass had done (journal)
+    complete: list[tuple[Document, list[Chunk]]] = field(default_factory=list)  # every chunk done
+    failed_chunks: list[str] = field(default_factory=list)
+    pending_documents: int = 0             # held back until their failed chunks succeed
+
+
+def run_chunks(docs: list[Document], chunks: list[Chunk], done: Callable[[Chunk], bool],
+               extract: Callable[..., Any], record_ok: Callable[[Chunk, Any], None],
+               record_failed: Callable[[Chunk, str], None], progress: Progress, description: str) -> ChunkRun:
+    """Extract every chunk the journal has not done; an LLM error is journalled as a failure (the next
+    run retries the chunk) and the pass goes on. A document is complete once all its chunks are done."""
+    run = ChunkRun()
+    pending = [c for c in chunks if not done(c)]
+    run.resumed = len(chunks) - len(pending)
+    titles = {d.id: str(d.metadata.get("title", "")) for d in docs}  # names the main entity (grounded)
+    task = progress.task(description, len(pending))
+    for chunk in pending:
+        try:
+            record_ok(chunk, extract(chunk, title=titles.get(chunk.doc_id, "")))
+            run.extracted += 1
+        except LLMError as err:
+            record_failed(chunk, f"{type(err).__name__}: {err}")
+        task.advance()
+    task.done()
+    by_doc: dict[str, list[Chunk]] = {}
+    for c in chunks:
+        by_doc.setdefault(c.doc_id, []).append(c)
+    for d in docs:
+        cs = by_doc.get(d.id, [])
+        if all(done(c) for c in cs):
+            run.complete.append((d, cs))
+        else:
+            run.failed_chunks += [c.id for c in cs if not done(c)]
+            run.pending_documents += 1
+    return run

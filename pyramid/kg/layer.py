@@ -27,7 +27,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from pyramid.chunker import Chunk, Chunker
+from pyramid.chunker import Chunker
 from pyramid.config import KGSettings
 from pyramid.corpus_store import CorpusStore
 from pyramid.embeddings import Embedder
@@ -35,11 +35,11 @@ from pyramid.errors import WorkspaceError
 from pyramid.kg.extract import Extractor, Mode, RawTriple
 from pyramid.kg.importer import OnError, check_errors, read_triples
 from pyramid.kg.index import SyncReport, TripleHit, TripleIndex
-from pyramid.kg.journal import ExtractionJournal
+from pyramid.kg.journal import ExtractionJournal, run_chunks
 from pyramid.kg.model import Entity, Triple
 from pyramid.kg.resolve import EntityResolver, compatible, similar_pairs
 from pyramid.kg.store import CypherStore, make_store
-from pyramid.llm import LLM, LLMError
+from pyramid.llm import LLM
 from pyramid.progress import NullProgress, Progress
 from pyramid.usage import Usage
 from pyramid.workspace import Workspace, atomic_write_json
@@ -217,36 +217,18 @@ class KGLayer:
             chunks = self.chunker.chunk_many(todo) if todo else []
             report.chunks = len(chunks)
             journal = ExtractionJournal(self.dir / f"extract-{mode}.jsonl", extractor.version)
-            pending = [c for c in chunks if not journal.done(c)]
-            report.chunks_resumed = len(chunks) - len(pending)
-            task = progress.task(f"extracting triples ({mode})", len(pending))
-            titles = {d.id: str(d.metadata.get("title", "")) for d in todo}  # names the main entity (grounded)
-            for chunk in pending:
-                try:
-                    ex = extractor.extract(chunk, title=titles.get(chunk.doc_id, ""))
-                    journal.record_ok(chunk, ex)
-                    report.chunks_extracted += 1
-                except LLMError as err:  # recorded; the next build retries this chunk
-                    journal.record_failure(chunk, f"{type(err).__name__}: {err}")
-                task.advance()
-            task.done()
-
-            by_doc: dict[str, list[Chunk]] = {}
-            for c in chunks:
-                by_doc.setdefault(c.doc_id, []).append(c)
+            run = run_chunks(todo, chunks, journal.done, extractor.extract, journal.record_ok,
+                             journal.record_failure, progress, f"extracting triples ({mode})")
+            report.chunks_extracted, report.chunks_resumed = run.extracted, run.resumed
+            report.failed_chunks, report.documents_pending = run.failed_chunks, run.pending_documents
             ready, items = [], []
-            for d in todo:
-                cs = by_doc.get(d.id, [])
-                if all(journal.done(c) for c in cs):
-                    ready.append(d)
-                    for c in cs:
-                        entry = journal.entries[c.id]
-                        report.dropped_ungrounded += entry.get("dropped_ungrounded", 0)
-                        report.duplicates_dropped += entry.get("duplicates_dropped", 0)
-                        items += [Sourced(t, d.id, c.id) for t in journal.triples(c.id)]
-                else:
-                    report.failed_chunks += [c.id for c in cs if not journal.done(c)]
-                    report.documents_pending += 1
+            for d, cs in run.complete:
+                ready.append(d)
+                for c in cs:
+                    entry = journal.entries[c.id]
+                    report.dropped_ungrounded += entry.get("dropped_ungrounded", 0)
+                    report.duplicates_dropped += entry.get("duplicates_dropped", 0)
+                    items += [Sourced(t, d.id, c.id) for t in journal.triples(c.id)]
             report.triples_extracted = len(items)
 
             store = self.store(write=True)

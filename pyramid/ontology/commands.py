@@ -201,12 +201,9 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
 # the commands above and these can change independently.
 def _ontology_group(app: typer.Typer) -> typer.Typer:
     """The `ontology` command group registered above (created here only if there is none yet)."""
-    for info in app.registered_groups:
-        if info.name == "ontology" and info.typer_instance is not None:
-            return info.typer_instance
-    group = typer.Typer(help="Ontology layer: schema, instances, reasoning, extraction.", no_args_is_help=True)
-    app.add_typer(group, name="ontology")
-    return group
+    from pyramid.commands import command_group
+
+    return command_group(app, "ontology", "Ontology layer: schema, instances, reasoning, extraction.")
 
 
 def register_extraction_and_bench(app: typer.Typer, bench: typer.Typer) -> None:

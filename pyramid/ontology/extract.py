@@ -53,8 +53,8 @@ from pyramid.chunker import Chunk, Chunker
 from pyramid.corpus_store import CorpusStore
 from pyramid.embeddings import Embedder
 from pyramid.errors import WorkspaceError
-from pyramid.kg.journal import ExtractionJournal, chunk_hash
-from pyramid.llm import LLM, LLMError
+from pyramid.kg.journal import ExtractionJournal, chunk_hash, run_chunks
+from pyramid.llm import LLM
 from pyramid.ontology.labels import STOPWORDS, LabelIndex, fold_word, fold_words
 from pyramid.ontology.vocab import Term, Vocab, names_class, word_forms
 from pyramid.progress import NullProgress, Progress
@@ -601,29 +601,12 @@ def extract_instances(ws: Workspace, layer, llm: LLM, embedder: Embedder, *,
         chunker = Chunker(embedder.tokenizer, cfg.extract_chunk_size, cfg.extract_chunk_overlap)
         chunks = chunker.chunk_many(todo) if todo else []
         journal = InstanceJournal(ws.layer_dir("ontology") / JOURNAL, extractor.version)
-        pending = [c for c in chunks if not journal.done(c)]
-        report.chunks, report.chunks_resumed = len(chunks), len(chunks) - len(pending)
-        task = progress.task("extracting instances (f_ins)", len(pending))
-        titles = {d.id: str(d.metadata.get("title", "")) for d in todo}
-        for chunk in pending:
-            try:
-                ex = extractor.extract(chunk, title=titles.get(chunk.doc_id, ""))
-                journal.record_instances(chunk, ex)
-                report.chunks_extracted += 1
-            except LLMError as err:  # journalled; the next run retries this chunk
-                journal.record_failed(chunk, f"{type(err).__name__}: {err}")
-            task.advance()
-        task.done()
-
-        by_doc: dict[str, list[Chunk]] = {}
-        for c in chunks:
-            by_doc.setdefault(c.doc_id, []).append(c)
-        for d in todo:
-            cs = by_doc.get(d.id, [])
-            if not all(journal.done(c) for c in cs):
-                report.failed_chunks += [c.id for c in cs if not journal.done(c)]
-                report.documents_pending += 1
-                continue
+        report.chunks = len(chunks)
+        run = run_chunks(todo, chunks, journal.done, extractor.extract, journal.record_instances,
+                         journal.record_failed, progress, "extracting instances (f_ins)")
+        report.chunks_extracted, report.chunks_resumed = run.extracted, run.resumed
+        report.failed_chunks, report.documents_pending = run.failed_chunks, run.pending_documents
+        for d, cs in run.complete:
             facts = [f for c in cs for f in journal.facts(c.id)]
             for c in cs:
                 e = journal.entries[c.id]
