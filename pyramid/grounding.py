@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -425,19 +426,24 @@ def _verb_group_end(tokens: list[Token], v: int, hi: int) -> int:
     return j
 
 
-def _list_items(tokens: list[Token]) -> list[list[Token]]:
-    """'deer, capybaras, and fish' → [deer], [capybaras], [fish]; commas and 'and'/'or' split."""
-    items, cur = [], []
+def _split(tokens: list[Token], boundary: Callable[[Token], bool]) -> list[list[Token]]:
+    """The runs of `tokens` between boundary tokens, each stripped (`_strip`), empty ones dropped."""
+    runs, cur = [], []
     for t in tokens:
-        if t.text in {",", ";"} or t.low in {"and", "or"}:
+        if boundary(t):
             if cur:
-                items.append(cur)
+                runs.append(cur)
             cur = []
         else:
             cur.append(t)
     if cur:
-        items.append(cur)
-    return [s for s in (_strip(x) for x in items) if s]
+        runs.append(cur)
+    return [s for s in (_strip(x) for x in runs) if s]
+
+
+def _list_items(tokens: list[Token]) -> list[list[Token]]:
+    """'deer, capybaras, and fish' → [deer], [capybaras], [fish]; commas and 'and'/'or' split."""
+    return _split(tokens, lambda t: t.text in {",", ";"} or t.low in {"and", "or"})
 
 
 def _clauses(tokens: list[Token]) -> list[tuple[int, int, str]]:
@@ -768,18 +774,8 @@ def _phrases(tokens: list[Token]) -> list[str]:
     """Noun-phrase-like pieces: the sentence cut at verbs, prepositions, conjunctions, relatives and
     punctuation, determiners stripped ('The primary diet of jaguars includes deer' → 'primary diet',
     'jaguars', 'deer')."""
-    out, cur = [], []
-    for t in tokens:
-        if not t.word or t.low in PREPOSITIONS | CONJUNCTIONS | RELATIVES | AUXILIARIES or \
-                (t.low in VERBS and not t.cap):
-            if cur:
-                out.append(cur)
-            cur = []
-        else:
-            cur.append(t)
-    if cur:
-        out.append(cur)
-    return [_text(x) for x in (_strip(c) for c in out) if x]
+    cut = PREPOSITIONS | CONJUNCTIONS | RELATIVES | AUXILIARIES
+    return [_text(x) for x in _split(tokens, lambda t: not t.word or t.low in cut or (t.low in VERBS and not t.cap))]
 
 
 MAX_CANDIDATES = 12
