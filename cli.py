@@ -243,7 +243,8 @@ def build(workspace: WorkspaceArg,
                                                             "before chunking (default corpus.summarise)")] = None,
           fmt: Annotated[str, typer.Option("--format", help="auto, jsonl, csv, dir or text")] = "auto",
           id_field: Annotated[str | None, typer.Option(help="id field/column")] = None,
-          text_field: Annotated[str, typer.Option(help="text field/column")] = "text") -> None:
+          text_field: Annotated[str, typer.Option(help="text field/column")] = "text",
+          as_json: Annotated[bool, typer.Option("--json", help="print the cost summary as JSON")] = False) -> None:
     """Build the whole pyramid: text index, KG extraction, ontology instances and reasoning; resumable."""
     from pyramid.build import STEPS, build_pyramid
     from pyramid.progress import RichProgress
@@ -256,7 +257,10 @@ def build(workspace: WorkspaceArg,
     with RichProgress(err) as progress:
         result = build_pyramid(session, loaded.documents, schema=schema, remove=remove, steps=steps,  # type: ignore[arg-type]
                                mode=mode, summarise=summarise, progress=progress)
-    print_build(result)
+    if as_json:
+        _print_json(result.to_dict())
+    else:
+        print_build(result)
 
 
 @app.command()

@@ -15,7 +15,7 @@ import contextlib
 import hashlib
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -70,6 +70,12 @@ class BuildResult:
     @property
     def seconds(self) -> float:
         return sum(s.seconds for s in self.steps)
+
+    def to_dict(self) -> dict:
+        return {"steps": [{"step": s.step, "seconds": s.seconds, "outcome": s.outcome, "usage": s.usage.to_dict()}
+                          for s in self.steps],
+                "summary": None if self.summary is None else {**asdict(self.summary), "reduction": self.summary.reduction},
+                "pending": self.pending, "seconds": round(self.seconds, 3), "usage": self.usage.to_dict()}
 
 
 def summarise_documents(docs: list[Document], session: Session, progress: Progress | None = None
@@ -135,6 +141,7 @@ def build_pyramid(session: Session, docs: list[Document] | None = None, *, schem
     progress = progress or NullProgress()
     ws, result = session.ws, BuildResult()
     docs = list(docs or [])
+    schema_obj = None
     if schema is not None:
         from pyramid.ontology.schema import Schema
         schema_obj = Schema.load(schema)  # a malformed schema stops the build before anything is written
@@ -152,9 +159,8 @@ def build_pyramid(session: Session, docs: list[Document] | None = None, *, schem
             with _step(result, "text", session) as rec:
                 report = session.text.add_documents(docs, progress=progress)
                 session.corpus.update(docs)
-                rec.outcome = (f"{report.documents_added} new, {report.documents_replaced} changed, "
-                               f"{report.documents_removed} removed documents; {report.chunks_added} chunks "
-                               f"embedded, {report.chunks_total} in all")
+                rec.outcome = (f"{report.documents_added} new, {report.documents_replaced} changed documents; "
+                               f"{report.chunks_added} chunks embedded, {report.chunks_total} in all")
 
         if "kg" in steps:
             with _step(result, "kg", session) as rec:
@@ -166,10 +172,9 @@ def build_pyramid(session: Session, docs: list[Document] | None = None, *, schem
                     result.pending.append(f"kg: {len(r.failed_chunks)} chunks failed ({', '.join(r.failed_chunks[:3])})")
 
         if "ontology" in steps:
-            _ontology_steps(session, result, schema, schema_obj if schema is not None else None, progress)
+            _ontology_steps(session, result, schema, schema_obj, progress)
 
-        ws.record_step("build", seconds=result.seconds, usage=result.usage,
-                       versions={"schema_sha256": _file_digest(schema)} if schema is not None else None)
+        ws.record_step("build", seconds=result.seconds, usage=result.usage)
     return result
 
 
