@@ -88,6 +88,8 @@ def answer_waterfall(session: Session, question: str, *, layers: Sequence[str] |
 
 
 def _select(options: list[str], answer: str, evidence: list[str]) -> list[int]:
+    """The options the text layer's answer supports; if it names none, those of the best chunk. Not
+    every retrieved chunk: ten chunks mention nearly every option of a question about them."""
     from querying.options import select_options  # shared option matcher
 
-    return select_options(options, [answer, *evidence])
+    return select_options(options, [answer]) or select_options(options, evidence[:1])

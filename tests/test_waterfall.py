@@ -177,6 +177,19 @@ def test_options_pick_what_the_answering_layer_supports(pyramid_root, embedder):
     assert a.layer == "ontology" and a.selected == [1]
 
 
+def test_text_layer_options_come_from_its_answer_not_every_chunk(pyramid_root, embedder):
+    # every option is named by some retrieved chunk; only the answer says which one is meant
+    q = "What do jaguars eat?"
+    opts = ["deer", "number 9 shirt", "first Friday"]
+    a = answer_waterfall(session(pyramid_root, embedder, text_says(q, "They eat deer.")), q,
+                         layers=["text"], options=opts)
+    assert a.layer == "text" and a.selected == [0]
+    # an answer naming no option falls back to the best chunk alone
+    b = answer_waterfall(session(pyramid_root, embedder, text_says(q, "I do not know.")), q,
+                         layers=["text"], options=opts)
+    assert b.selected == [0]
+
+
 def test_ask_cli_explains_the_route_and_prints_json(pyramid_root, capsys, monkeypatch):
     # the CLI builds its own session: the scripted provider comes from a replies file via settings
     replies = pyramid_root.parent / "replies.json"
