@@ -114,14 +114,22 @@ def remove_documents(session: Session, doc_ids: list[str], progress: Progress | 
     return {"text documents": report.documents_removed, "KG triples": kg, "ontology graphs": onto}
 
 
-def kg_mode(session: Session, requested: str | None = None) -> Literal["cascade", "single", "grounded", "rules"]:
+KG_MODES = ("auto", "cascade", "single", "grounded", "rules")
+
+
+def check_kg_mode(session: Session, requested: str | None = None) -> str:
+    """The requested (or configured) mode, refused with one message when unknown; needs no model."""
     mode = requested or session.settings.kg.mode
+    if mode not in KG_MODES:
+        raise WorkspaceError(f"unknown KG extraction mode '{mode}' (choose {', '.join(KG_MODES)})")
+    return mode
+
+
+def kg_mode(session: Session, requested: str | None = None) -> Literal["cascade", "single", "grounded", "rules"]:
+    mode = check_kg_mode(session, requested)
     if mode == "auto":
         # grounded: best F1 with the tiny model in `polyrag bench extraction` (reports/extraction.md)
         return "grounded" if is_tiny_default(session.llm) else "cascade"
-    if mode not in ("cascade", "single", "grounded", "rules"):
-        raise WorkspaceError(f"unknown KG extraction mode '{mode}' "
-                             "(choose auto, cascade, single, grounded or rules)")
     return mode  # type: ignore[return-value]
 
 
@@ -141,6 +149,9 @@ def build_pyramid(session: Session, docs: list[Document] | None = None, *, schem
     progress = progress or NullProgress()
     ws, result = session.ws, BuildResult()
     docs = list(docs or [])
+    # bad options stop the build before anything is written
+    if "kg" in steps:
+        check_kg_mode(session, mode)
     schema_obj = None
     if schema is not None:
         from pyramid.ontology.schema import Schema

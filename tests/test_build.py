@@ -87,6 +87,9 @@ def test_bad_input_is_one_message_and_changes_nothing(tmp_path, docs, capsys):
     assert code == 2 and "--layers" in err
     code, _, err = run_cli(["build", ws], capsys)
     assert code == 2 and "no documents" in err
+    for cmd in (["build", ws, "--docs", docs, "--kg-mode", "bogus"], ["kg", "build", ws, "--mode", "bogus"]):
+        code, _, err = run_cli(cmd, capsys)      # both commands choose the mode in one place
+        assert code == 2 and "unknown KG extraction mode 'bogus'" in err
     code, _, err = run_cli(["build", tmp_path / "nowhere"], capsys)
     assert code == 2 and "nowhere" in err
     assert _tree(ws) == before

@@ -39,19 +39,19 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
 
     @kg.command("build")
     def build(workspace: WorkspaceArg,
-              mode: Annotated[str, typer.Option(help="cascade (f_par → f_ent → f_rel → f_dis), single "
-                                                     "(one call per chunk), grounded (sentence rules + "
-                                                     "enum-constrained calls) or rules (no model)")] = "cascade",
+              mode: Annotated[str | None, typer.Option(help="cascade (f_par → f_ent → f_rel → f_dis), single "
+                                                            "(one call per chunk), grounded (sentence rules + "
+                                                            "enum-constrained calls), rules (no model) or auto; "
+                                                            "default kg.mode")] = None,
               limit: Annotated[int | None, typer.Option(help="first N documents only")] = None) -> None:
         """Extract triples from the workspace's documents (new or changed ones); resumable."""
-        from pyramid.errors import PolyragError
+        from pyramid.build import kg_mode
         from pyramid.progress import RichProgress
 
-        if mode not in ("cascade", "single", "grounded", "rules"):
-            raise PolyragError(f"unknown --mode '{mode}' (choose cascade, single, grounded or rules)")
         session = _session(workspace)
+        chosen = kg_mode(session, mode)  # one place decides auto and refuses unknown modes (`polyrag build` too)
         with RichProgress(_console(True)) as progress:
-            r = session.kg.build(session.llm, mode=mode, progress=progress, limit=limit)  # type: ignore[arg-type]
+            r = session.kg.build(session.llm, mode=chosen, progress=progress, limit=limit)
         out = _console()
         res = r.loaded.resolution
         out.print(f"{r.documents} documents loaded ({r.documents_removed} removed), {r.chunks} chunks: "
