@@ -116,6 +116,8 @@ class OntologySettings(BaseModel):
     max_rows: int = Field(10, ge=1, description="more rows than this = too broad, not answered here")
     timeout_s: float = Field(10.0, gt=0, description="SPARQL query timeout")
     row_cap: int = Field(10000, ge=1, description="rows read from any query at most")
+    memory_mb: int = Field(2048, ge=128, description="heap ceiling of the process that runs a question's or "
+                           "a user's SPARQL query (a query past it is stopped)")
     link_threshold: float = Field(0.85, ge=0, le=1, description="similarity above which a mention links "
                                   "to an existing IRI")
     extract_chunk_size: int = Field(300, ge=8, description="f_ins: tokens per extraction chunk")

@@ -11,11 +11,16 @@ How: a SPARQL tokenizer (comments, strings, IRIs, variables and prefixed names a
 own) finds the bare keywords, so `# INSERT` in a comment, "DROP" in a string, ?load or ex:clear are
 not keywords, while `iNsErT`, or a keyword split from its neighbours by comments and newlines, still
 is. None of the refused words is a keyword of the query grammar, so refusing them wherever they
-appear never rejects a valid query. The query is then parsed by Oxigraph itself (against an empty
-in-memory store) so a query we accept is one Oxigraph accepts; Oxigraph's `Store.query` cannot run
-updates at all, which backs the check up.
+appear never rejects a valid query. Oxigraph's `Store.query` cannot run updates at all, which backs
+the check up.
 
-Syntax errors: Oxigraph's parser reports where it gave up and the tokens it would have accepted
+This check reads the text; it never parses with the engine nor runs anything, so its cost is linear
+in the query's length. A tokenizer and Oxigraph's parser can disagree (`FILTER(0<1)SERVICE#>` reads
+as an IRI here and as less-than, SERVICE and a comment there), so the text check is the clear
+refusal, not the guarantee: Oxigraph parses and runs the query only in the query process
+(pyramid.ontology.query_worker), which has no network sockets, a memory ceiling and the timeout.
+
+Syntax errors (`syntax_error`, for the message the query process brings back): Oxigraph's parser reports where it gave up and the tokens it would have accepted
 (character classes and escapes included), which often is the end of the query. So once it refuses a
 query, the tokenizer looks for the usual slips itself — an unclosed string or bracket, a misspelt
 keyword (with the nearest one), a triple pattern with fewer than three terms, an operator with nothing
@@ -30,8 +35,6 @@ from __future__ import annotations
 
 import re
 from typing import Literal
-
-import pyoxigraph as ox
 
 from pyramid.errors import InputError, PolyragError, QueryRefused
 
@@ -277,11 +280,15 @@ def _oxigraph_error(text: str, err: SyntaxError) -> InputError:
     return InputError(f"invalid SPARQL at {where}: {detail} — near: {_near(text, offset)}", path="query", line=line)
 
 
-_PARSER = ox.Store()  # empty, in memory: parsing a query against it reads nothing
+def syntax_error(text: str, message: str) -> InputError:
+    """Oxigraph's syntax error message for `text` as one readable InputError (line, column, what)."""
+    return _oxigraph_error(text, SyntaxError(message))
 
 
 def check_query(text: str, prefixes: dict[str, str] | None = None) -> QueryKind:
-    """The query form; `QueryRefused` for updates, LOAD and SERVICE; `InputError` if malformed."""
+    """The query form; `QueryRefused` for updates, LOAD and SERVICE; `InputError` for what the text
+    shows to be no query (empty, too long, no query form, an undeclared prefix). Oxigraph's own syntax
+    check happens where the query runs."""
     if not text or not text.strip():
         raise InputError("the query is empty", path="query")
     if len(text) > MAX_QUERY_CHARS:
@@ -324,8 +331,4 @@ def check_query(text: str, prefixes: dict[str, str] | None = None) -> QueryKind:
         i += 1
     if form is None:
         raise InputError("invalid SPARQL: no SELECT, ASK, CONSTRUCT or DESCRIBE found", path="query")
-    try:
-        _PARSER.query(text, prefixes=prefixes or None)
-    except SyntaxError as err:
-        raise _oxigraph_error(text, err) from None
     return form  # type: ignore[return-value]

@@ -1,9 +1,15 @@
 """Read-only SPARQL: updates, LOAD and SERVICE refused however they are written; errors with positions;
-execution limits (timeout, row cap) on a real on-disk Oxigraph store."""
+execution limits (timeout, row cap, memory) on a real on-disk Oxigraph store; the query process has no
+network, so a SERVICE clause hidden from the text check reaches nobody."""
 
 from __future__ import annotations
 
+import contextlib
+import http.server
 import re
+import subprocess
+import sys
+import threading
 import time
 
 import pyoxigraph as ox
@@ -68,9 +74,17 @@ def test_read_queries_pass_with_their_kind(query, kind):
     assert check_query(query) == kind
 
 
-def test_syntax_errors_carry_line_and_column():
+@pytest.fixture(scope="module")
+def empty_store(tmp_path_factory):
+    """No store on disk yet: queries still run in the query process (on an empty store)."""
+    st = OntologyStore(tmp_path_factory.mktemp("empty") / "onto")
+    yield st
+    st.close()
+
+
+def test_syntax_errors_carry_line_and_column(empty_store):
     with pytest.raises(InputError) as err:
-        check_query("SELECT ?s WHERE {\n  ?s ?p }")
+        empty_store.run_query("SELECT ?s WHERE {\n  ?s ?p }", timeout_s=10, row_cap=1)
     assert err.value.line == 2 and "column" in str(err.value)
 
 
@@ -91,9 +105,9 @@ def test_syntax_errors_carry_line_and_column():
     ("SELECT ?s WHERE { ?s ?p ?o } ORDER ?s", "line 1, column 38 (the end of the query)", "expected BY",
      "ORDER ?s⟨here⟩"),
 ])
-def test_syntax_errors_say_where_and_what_in_words(query, where, detail, near):
+def test_syntax_errors_say_where_and_what_in_words(empty_store, query, where, detail, near):
     with pytest.raises(InputError) as err:
-        check_query(query)
+        empty_store.run_query(query, timeout_s=10, row_cap=1)
     msg = str(err.value)
     assert f"invalid SPARQL at {where}: " in msg and detail in msg and "near: " in msg and near in msg
     assert not re.search(r"\b(FFF|FEF|FDCF|FFFD)\b|\[_\]|\\u\{", msg)  # no character classes or escapes
@@ -144,3 +158,94 @@ def test_refused_query_leaves_the_store_unchanged(store):
     with pytest.raises(QueryRefused):
         store.select("DELETE WHERE { ?s ?p ?o }", timeout_s=10, row_cap=1)
     assert store.select("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", timeout_s=10, row_cap=1) == before
+
+
+# ------------------------------------------------------------------ the query process: no network, bounded
+class _Logger(http.server.BaseHTTPRequestHandler):
+    hits: list[str] = []
+
+    def do_GET(self):
+        self.hits.append(self.path)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/sparql-results+json")
+        self.end_headers()
+        self.wfile.write(b'{"head":{"vars":["leak"]},"results":{"bindings":[{"leak":{"type":"literal","value":"x"}}]}}')
+
+    do_POST = do_GET
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def http_logger():
+    _Logger.hits = []
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Logger)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield server.server_address[1], _Logger.hits
+    server.shutdown()
+
+
+HIDDEN_SERVICE = [
+    # the tokenizer reads `<1)SERVICE#>` as an IRI; Oxigraph reads less-than, SERVICE and a comment
+    "SELECT ?leak WHERE {{ FILTER(0<1)SERVICE#>\n<http://127.0.0.1:{port}/sparql> {{ ?x ?y ?leak }} }}",
+    "SELECT ?leak WHERE {{ OPTIONAL {{ FILTER(0<1)SERVICE#>\n<http://127.0.0.1:{port}/q> {{ ?x ?y ?leak }} }} }}",
+    ("SELECT ?leak WHERE {{ {{ SELECT ?leak WHERE {{ FILTER(2<3)SeRvIcE#>\n<http://127.0.0.1:{port}/s> "
+     "{{ ?a ?b ?leak }} }} }} }}"),
+    "ASK {{ BIND(1 AS ?z) FILTER(?z<2)SERVICE#>\nSILENT <http://127.0.0.1:{port}/silent> {{ ?a ?b ?c }} }}",
+]
+
+
+@pytest.mark.parametrize("template", HIDDEN_SERVICE)
+def test_a_service_clause_hidden_from_the_text_check_reaches_no_server(store, empty_store, http_logger, template):
+    port, hits = http_logger
+    query = template.format(port=port)
+    check_query(query)  # the text check is fooled: that is the point of the case
+    for st in (store, empty_store):
+        if "SILENT" in query:  # a silent SERVICE that fails is no error: it may run, but reaches nobody
+            with contextlib.suppress(QueryRefused):
+                st.run_query(query, timeout_s=10, row_cap=10)
+        else:
+            with pytest.raises(QueryRefused, match="network connection"):
+                st.run_query(query, timeout_s=10, row_cap=10)
+    assert hits == []
+
+
+def test_the_text_check_never_runs_the_query():
+    # three VALUES blocks under COUNT(*): a billion rows if anything evaluated it
+    values = " ".join(str(i) for i in range(1000))
+    query = ("SELECT (COUNT(*) AS ?n) WHERE { " + " ".join(f"VALUES ?v{k} {{ {values} }}" for k in range(3)) + " }")
+    start = time.perf_counter()
+    assert check_query(query) == "SELECT"
+    assert time.perf_counter() - start < 1.0
+
+
+def test_a_costly_query_is_stopped_at_its_timeout_parse_and_all(empty_store):
+    values = " ".join(str(i) for i in range(1000))
+    query = ("SELECT (COUNT(*) AS ?n) WHERE { " + " ".join(f"VALUES ?v{k} {{ {values} }}" for k in range(3)) + " }")
+    start = time.perf_counter()
+    with pytest.raises(QueryTimeout):
+        empty_store.run_query(query, timeout_s=1.0, row_cap=1)
+    assert time.perf_counter() - start < 4
+
+
+def test_a_query_past_the_memory_ceiling_is_stopped_with_a_message(tmp_path):
+    st = OntologyStore(tmp_path / "onto", memory_mb=200)
+    rows = " ".join(str(i) for i in range(600))
+    # ORDER BY keeps every solution of a 600^3 product in memory: far past 200 MB
+    query = ("SELECT ?a ?b ?c WHERE { " + " ".join(f"VALUES ?{v} {{ {rows} }}" for v in "abc") + " } ORDER BY ?a")
+    try:
+        with pytest.raises(Exception) as err:
+            st.run_query(query, timeout_s=60, row_cap=1)
+        assert "200 MB" in str(err.value) or "memory" in str(err.value).lower()
+        assert st.run_query("ASK { }", timeout_s=10, row_cap=1).rows == [{"ask": True}]  # a fresh process
+    finally:
+        st.close()
+
+
+def test_the_sandbox_refuses_network_sockets_but_not_pipes():
+    code = ("import socket, sys\nfrom pyramid.sandbox import deny_network\nassert deny_network()\n"
+            "socket.socketpair()\n"
+            "try:\n    socket.socket(socket.AF_INET, socket.SOCK_STREAM)\nexcept PermissionError:\n    sys.exit(7)\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 7, result.stderr

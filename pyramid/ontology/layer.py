@@ -91,7 +91,8 @@ class OntologyLayer:
         self.ws = ws
         self.embedder = embedder  # used by the instance linker (pyramid.ontology.extract)
         self.settings = ws.settings.ontology
-        self.store = OntologyStore(ws.layer_dir("ontology"), require_write=ws._require_lock)
+        self.store = OntologyStore(ws.layer_dir("ontology"), require_write=ws._require_lock,
+                                   memory_mb=self.settings.memory_mb)
         self._schema: tuple[str, Schema] | None = None
 
     # ------------------------------------------------------------------ schema

@@ -3,13 +3,18 @@
 Why a process: pyoxigraph 0.5 offers no way to stop a running query. It releases the GIL (so a
 thread could wait for it) but neither signals nor any API interrupt it, and a thread cannot be
 killed, so a runaway query would keep a core and its memory until it ends. A child process can be
-killed. The worker opens the store read-only (`Store.read_only`, no RocksDB lock, so it never blocks
+killed, and confined: before it reads anything it refuses itself network sockets
+(pyramid.sandbox.deny_network, so a SERVICE clause that got past the text check fails in the engine)
+and caps its memory (`memory_mb`). Everything a question's query costs, parsing included, happens
+here, inside the timeout: the parent never runs such a query. The worker opens the store read-only (`Store.read_only`, no RocksDB lock, so it never blocks
 a writer or another reader), reopens it when the store's registry generation changes, stops reading
 rows at the cap, and answers with plain values (pyramid.ontology.rdfio.to_python) as one JSON line.
 Startup costs ~0.1 s once per process; a killed worker is replaced on the next query.
 
 Protocol (JSON lines on stdin/stdout): request {"query", "row_cap", "prefixes", "graphs", "generation"};
-reply {"ok": true, "kind", "variables", "rows", "truncated"} or {"ok": false, "error", "syntax": bool}.
+reply {"ok": true, "kind", "variables", "rows", "truncated"} or {"ok": false, "error", "why"} where why is
+"syntax" (Oxigraph refused the text), "network" (the query tried to open a connection) or "store".
+Started with no store path, the worker answers from an empty in-memory store.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pyramid.errors import InputError, WorkspaceError
+from pyramid.errors import WorkspaceError
 
 
 @dataclass
@@ -82,8 +87,12 @@ def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000, 2)
 
 
-def serve(path: str) -> None:
-    """The child's loop: one request line in, one reply line out."""
+def serve(path: str, memory_mb: int) -> None:
+    """The child's loop: one request line in, one reply line out. Confined first, then reads."""
+    from pyramid.sandbox import deny_network, limit_memory
+
+    sandboxed = deny_network()
+    limit_memory(memory_mb)
     import pyoxigraph as ox
 
     store, generation = None, None
@@ -92,14 +101,20 @@ def serve(path: str) -> None:
         try:
             if store is None or req.get("generation") != generation:
                 store = None  # close the old snapshot before opening the new one
-                store, generation = ox.Store.read_only(path), req.get("generation")
+                store = ox.Store.read_only(path) if path else ox.Store()
+                generation = req.get("generation")
+            if not sandboxed and "service" in req["query"].lower():
+                # no system-level guard here (not Linux x86_64/aarch64): fail closed on the word itself
+                raise PermissionError("SERVICE")
             res = execute(store, req["query"], row_cap=req.get("row_cap"), prefixes=req.get("prefixes"),
                           graphs=req.get("graphs"))
             reply = {"ok": True, **res.__dict__}
         except SyntaxError as err:
-            reply = {"ok": False, "syntax": True, "error": str(err)}
+            reply = {"ok": False, "why": "syntax", "error": str(err)}
+        except PermissionError as err:  # socket() refused by the sandbox: the query reached for the network
+            reply = {"ok": False, "why": "network", "error": str(err)}
         except Exception as err:  # reported to the parent, which raises a typed error
-            reply = {"ok": False, "syntax": False, "error": f"{type(err).__name__}: {err}"}
+            reply = {"ok": False, "why": "store", "error": f"{type(err).__name__}: {err}"}
         sys.stdout.write(json.dumps(reply, default=str) + "\n")
         sys.stdout.flush()
 
@@ -109,10 +124,12 @@ class _StoreChanged(WorkspaceError):
 
 
 class QueryWorker:
-    """Parent side: one long-lived child per store path; `run` waits at most `timeout_s`."""
+    """Parent side: one long-lived child per store path (None: an empty store); `run` waits at most
+    `timeout_s`; the child's heap is capped at `memory_mb`."""
 
-    def __init__(self, store_path: Path) -> None:
-        self.store_path = Path(store_path)
+    def __init__(self, store_path: Path | None, *, memory_mb: int = 2048) -> None:
+        self.store_path = Path(store_path) if store_path is not None else None
+        self.memory_mb = memory_mb
         self._proc: subprocess.Popen | None = None
         atexit.register(self.close)
 
@@ -120,7 +137,9 @@ class QueryWorker:
         if self._proc is None or self._proc.poll() is not None:
             root = str(Path(__file__).resolve().parents[2])
             env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
-            self._proc = subprocess.Popen([sys.executable, "-m", "pyramid.ontology.query_worker", str(self.store_path)],
+            where = str(self.store_path) if self.store_path is not None else ""
+            self._proc = subprocess.Popen([sys.executable, "-m", "pyramid.ontology.query_worker", where,
+                                           str(self.memory_mb)],
                                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                           text=True, env=env, bufsize=1)
         return self._proc
@@ -136,7 +155,8 @@ class QueryWorker:
 
     def _run(self, query: str, timeout_s: float, row_cap: int | None, prefixes: dict[str, str] | None,
              graphs: list[str] | None, generation: str | None) -> QueryResult:
-        from querying.sparql_safety import QueryTimeout
+        from pyramid.errors import QueryRefused
+        from querying.sparql_safety import QueryTimeout, syntax_error
 
         start = time.perf_counter()
         proc = self._start()
@@ -154,11 +174,15 @@ class QueryWorker:
                                "(raise ontology.timeout_s, or narrow the query)")
         line = proc.stdout.readline()
         if not line:
-            raise WorkspaceError(f"the query process for {self.store_path} died: {self._stderr()}")
+            raise WorkspaceError(f"the query process for {self.store_path or 'an empty store'} stopped ({self._stderr()}); a query "
+                                 f"that needs more than {self.memory_mb} MB (ontology.memory_mb) ends so")
         reply = json.loads(line)
         if not reply["ok"]:
-            if reply["syntax"]:
-                raise InputError(f"invalid SPARQL: {reply['error']}", path="query")
+            if reply["why"] == "syntax":
+                raise syntax_error(query, reply["error"])
+            if reply["why"] == "network":
+                raise QueryRefused("refused: the query tried to open a network connection (a SERVICE clause); "
+                                   "queries here read the local store only")
             raise _StoreChanged(f"query failed on {self.store_path}: {reply['error']}")
         reply.pop("ok")
         reply["ms"] = _ms(start)
@@ -181,4 +205,4 @@ class QueryWorker:
 
 
 if __name__ == "__main__":
-    serve(sys.argv[1])
+    serve(sys.argv[1], int(sys.argv[2]))

@@ -10,8 +10,8 @@ document), "import:<name>" (an imported file). `doc_graph(id)` / `import_graph(n
 
     store = OntologyStore(ws.layer_dir("ontology"), require_write=ws._require_lock)
     store.select(query, *, timeout_s, row_cap, prefixes=None, graphs=None) -> list[dict[str, Any]]
-        checked by querying.sparql_safety.check_query (read-only; SERVICE refused), run in a killable
-        child process (QueryTimeout after timeout_s), at most row_cap rows; values are plain Python
+        checked by querying.sparql_safety.check_query (read-only; SERVICE refused), run in a killable,
+        network-less, memory-capped child process (QueryTimeout after timeout_s), at most row_cap rows; values are plain Python
         values with IRIs as strings. `graphs` limits the default graph to some logical graphs.
     store.run_query(...) -> QueryResult  the same with kind, variables and the truncated flag
     store.run_trusted(query, graphs=None) -> QueryResult   in-process, unchecked: the layer's own queries
@@ -75,8 +75,10 @@ def _quad(t, graph: ox.NamedNode) -> ox.Quad:
 
 
 class OntologyStore:
-    def __init__(self, root: Path, *, require_write: Callable[[], None] | None = None) -> None:
+    def __init__(self, root: Path, *, require_write: Callable[[], None] | None = None,
+                 memory_mb: int = 2048) -> None:
         self.root = Path(root)
+        self.memory_mb = memory_mb  # the query process's heap ceiling
         self.path = self.root / "store"
         self._require_write = require_write or (lambda: None)
         self._worker: QueryWorker | None = None
@@ -131,14 +133,14 @@ class OntologyStore:
         from querying.sparql_safety import check_query
 
         check_query(query, prefixes)
-        if not self.path.exists():
-            with self._reader() as empty:
-                return execute(empty, query, row_cap=row_cap, prefixes=prefixes, graphs=[])
-        if self._worker is None:
-            self._worker = QueryWorker(self.path)
+        # Never in this process, even on an empty store: the worker is the confined, killable place.
+        where = self.path if self.path.exists() else None
+        if self._worker is None or self._worker.store_path != where:
+            self.close()
+            self._worker = QueryWorker(where, memory_mb=self.memory_mb)
         registry = self._registry()
         return self._worker.run(query, timeout_s=timeout_s, row_cap=row_cap, prefixes=prefixes,
-                                graphs=self._iris(graphs), generation=registry["generation"])
+                                graphs=self._iris(graphs) if where else [], generation=registry["generation"])
 
     def select(self, query: str, *, timeout_s: float, row_cap: int | None, prefixes: dict[str, str] | None = None,
                graphs: list[str] | None = None) -> list[dict[str, Any]]:
