@@ -31,7 +31,7 @@ from pyramid.errors import InputError
 from pyramid.progress import NullProgress, Progress
 from pyramid.session import Session
 from pyramid.workspace import Workspace, atomic_write_text
-from querying.answer import Answer
+from pyramid.types import Answer
 
 Answerer = Callable[[Session, str, list[str]], Answer]
 NAME = "acadchall"

@@ -10,7 +10,7 @@ text path on the KG's triples — and returns the tokens spent, counted cache-bl
 from __future__ import annotations
 
 from pyramid.session import Session
-from querying.answer import Tracer, TripleEvidence
+from pyramid.types import Tracer, TripleEvidence
 
 
 def every_layer_tokens(session: Session, question: str, layers: set[str], options: list[str] | None = None) -> int:

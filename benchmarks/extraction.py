@@ -319,7 +319,6 @@ def run_ontology(method: str, docs: list[Document], gold: dict[str, Any], embedd
     from pyramid.ontology.extract import extract_instances
     from pyramid.session import Session
     from pyramid.workspace import Workspace
-    from querying.ontology_qa import trusted_select
 
     with tempfile.TemporaryDirectory(prefix="polyrag-bench-onto-") as tmp:
         ws = Workspace.init(Path(tmp) / "ws")
@@ -332,7 +331,7 @@ def run_ontology(method: str, docs: list[Document], gold: dict[str, Any], embedd
         s.ontology.load_schema(SCHEMA)
         s.corpus.update(docs)
         start = time.perf_counter()
-        r = extract_instances(s.ws, s.ontology, s.llm, s.embedder, select=trusted_select(s.ontology),
+        r = extract_instances(s.ws, s.ontology, s.llm, s.embedder, select=s.ontology.select_trusted,
                               progress=progress)
         elapsed = time.perf_counter() - start
         facts, types = _ontology_facts(s.ontology, [d.id for d in docs])

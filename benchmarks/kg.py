@@ -372,7 +372,7 @@ def labelled_questions(triples: list[Triple], n: int, seed: int = 0) -> list[dic
 
 
 def run_sufficiency(data: Path, out_dir: Path, *, n: int = 10, progress: Progress | None = None) -> dict[str, Any]:
-    from querying.answer import Tracer
+    from pyramid.types import Tracer
     from querying.kg_qa import decide, judge, resolve_mode
 
     progress = progress or NullProgress()

@@ -30,7 +30,7 @@ from pyramid.errors import InputError
 from pyramid.progress import NullProgress, Progress
 from pyramid.session import Session
 from pyramid.workspace import Workspace
-from querying.answer import Answer
+from pyramid.types import Answer
 from querying.waterfall import built_layers
 
 NAME = "multihop"

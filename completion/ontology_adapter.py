@@ -23,20 +23,12 @@ from completion.types import OntologyView
 COMPLETION_DOC = "completion:"
 
 
-def _plain(value) -> str:
-    """A trusted row's value as read_view expects it (SPARQL booleans in their lexical form)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
 class LayerTarget:
     def __init__(self, layer) -> None:
         self.layer = layer
 
     def _select(self, query: str) -> list[dict[str, str]]:
-        rows = self.layer.store.run_trusted(query).rows
-        return [{k: _plain(v) for k, v in r.items() if v is not None} for r in rows]
+        return self.layer.select_trusted(query)
 
     def view(self) -> OntologyView:
         return read_view(self._select)

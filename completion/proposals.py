@@ -38,7 +38,7 @@ from pydantic import BaseModel, Field
 from completion.linking import Typing
 from completion.names import class_name, local_name, name_key, snake_name
 from completion.types import KGTriple
-from querying.answer import TripleEvidence
+from pyramid.types import TripleEvidence
 
 Status = Literal["proposed", "accepted", "rejected", "applied"]
 MIN_CLASS_INSTANCES = 3

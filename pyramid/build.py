@@ -191,7 +191,6 @@ def build_pyramid(session: Session, docs: list[Document] | None = None, *, schem
 
 def _ontology_steps(session: Session, result: BuildResult, schema: Path | None, schema_obj, progress: Progress) -> None:
     from pyramid.ontology.extract import extract_instances
-    from querying.ontology_qa import trusted_select
 
     layer = session.ontology
     if schema is not None and session.ws.manifest()["versions"].get("schema_sha256") != _file_digest(schema):
@@ -204,7 +203,7 @@ def _ontology_steps(session: Session, result: BuildResult, schema: Path | None, 
         result.steps.append(StepCost("ontology", 0.0, Usage(), "skipped: no schema (give --schema FILE)"))
         return
     with _step(result, "ontology.extract", session) as rec:
-        r = extract_instances(session.ws, layer, session.llm, session.embedder, select=trusted_select(layer),
+        r = extract_instances(session.ws, layer, session.llm, session.embedder, select=layer.select_trusted,
                               progress=progress)
         rec.outcome = (f"{r.chunks_extracted} chunks extracted, {r.chunks_resumed} resumed; {r.facts} facts "
                        f"({r.linked} linked, {r.minted} new instances)")

@@ -23,7 +23,7 @@ from pyramid.chunker import Chunker
 from pyramid.session import Session
 from pyramid.summarise import make_summariser
 from pyramid.text_layer import Hit
-from querying.answer import ChunkEvidence, TripleEvidence, Tracer
+from pyramid.types import ChunkEvidence, TripleEvidence, Tracer
 from pyramid.prompts import load_prompt
 from querying.naive import answer_from_chunks, answer_from_context, chunk_evidence
 

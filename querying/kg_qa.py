@@ -38,7 +38,7 @@ from pyramid.llm import LLM, LLMSchemaError
 from pyramid.prompts import load_prompt
 from pyramid.session import Session
 from pyramid.text_layer import Bm25Tokenizer
-from querying.answer import Answer, Tracer, TraceStep, TripleEvidence, check_question
+from pyramid.types import Answer, Tracer, TraceStep, TripleEvidence, check_question
 from querying.options import select_options
 
 SUFFICIENCY_SCHEMA = {

@@ -37,7 +37,7 @@ from pyramid.kg.model import Entity, Triple, normalise_name
 from pyramid.llm import LLM
 from pyramid.prompts import load_prompt
 from pyramid.session import Session
-from querying.answer import Answer, Tracer
+from pyramid.types import Answer, Tracer
 from querying.kg_qa import content_terms, finish, judge, named_in, question_names
 
 RELATIONS_PER_TRY = 5

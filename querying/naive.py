@@ -8,7 +8,7 @@ from typing import Literal
 from pyramid.llm import LLM
 from pyramid.prompts import load_prompt
 from pyramid.text_layer import Hit, TextLayer
-from querying.answer import Answer, ChunkEvidence, Tracer, check_question
+from pyramid.types import Answer, ChunkEvidence, Tracer, check_question
 
 Pipeline = Literal["semantic", "keyword", "hybrid"]
 PIPELINE_LAMBDA: dict[str, float | None] = {"semantic": 1.0, "keyword": 0.0, "hybrid": None}  # None = settings

@@ -16,14 +16,15 @@ from __future__ import annotations
 import time
 import weakref
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from pyramid.errors import PolyragError
 from pyramid.llm import LLMError
 from pyramid.ontology.labels import LabelIndex, Link
+from pyramid.ontology.rdfio import text_rows
 from pyramid.ontology.vocab import Vocab
 from pyramid.session import Session
-from querying.answer import Answer, SparqlEvidence, Tracer, check_question
+from pyramid.types import Answer, SparqlEvidence, Tracer, check_question
 from querying.onto_planner import Planner, TermVectors
 from querying.options import Value, select_options
 from querying.sparql_plan import QueryPlan, compile_plan
@@ -49,42 +50,12 @@ class OntologyContext:
 _contexts: weakref.WeakKeyDictionary[Session, OntologyContext] = weakref.WeakKeyDictionary()
 
 
-def plain(value: Any) -> str | None:
-    """A result cell as plain text: IRIs without <>, literals as their lexical form."""
-    if value is None:
-        return None
-    value = getattr(value, "value", value)
-    text = str(value)
-    return text[1:-1] if text.startswith("<") and text.endswith(">") else text
-
-
-def rows_of(result: Any) -> list[dict[str, str]]:
-    """Rows of a SELECT as {variable: text}, whatever shape the layer's `select` returns."""
-    result = getattr(result, "rows", result)  # the layer's QueryResult
-    if isinstance(result, list) and (not result or isinstance(result[0], dict)):
-        return [{k.lstrip("?"): v for k, v in ((str(k), plain(v)) for k, v in r.items()) if v is not None}
-                for r in result]
-    names = [getattr(v, "value", str(v)).lstrip("?") for v in getattr(result, "variables", [])]
-    out = []
-    for r in result:
-        cells = {n: plain(r[n]) for n in names}
-        out.append({k: v for k, v in cells.items() if v is not None})
-    return out
-
-
 def select_fn(session: Session):
-    """SELECT through the layer's safe path (sparql_safety's read-only check, timeout, row cap)."""
+    """SELECT through the layer's safe path (the read-only check, the query process, timeout, row cap)."""
     cfg = session.settings.ontology
 
     def run(query: str) -> list[dict[str, str]]:
-        return rows_of(session.ontology.select(query, timeout_s=cfg.timeout_s, row_cap=cfg.row_cap))
-    return run
-
-
-def trusted_select(layer):
-    """Our own fixed label and type queries: in-process, no worker round trip (not for question queries)."""
-    def run(query: str) -> list[dict[str, str]]:
-        return rows_of(layer.store.run_trusted(query))
+        return text_rows(session.ontology.select(query, timeout_s=cfg.timeout_s, row_cap=cfg.row_cap))
     return run
 
 
@@ -98,7 +69,7 @@ def context(session: Session) -> OntologyContext:
         path = session.ws.path("cache", LABELS_CACHE)
         index = LabelIndex.load(path, fp)
         if index is None:
-            index = LabelIndex.from_select(trusted_select(layer), fingerprint=fp)
+            index = LabelIndex.from_select(layer.select_trusted, fingerprint=fp)
             path.parent.mkdir(parents=True, exist_ok=True)
             index.save(path)  # a cache file: written atomically, no workspace lock needed
         ctx = OntologyContext(vocab, index, TermVectors(vocab, session.embedder))

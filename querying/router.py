@@ -11,7 +11,7 @@ from typing import Literal
 
 from pyramid.errors import InputError
 from pyramid.session import Session
-from querying.answer import Answer, check_question
+from pyramid.types import Answer, check_question
 
 LayerChoice = Literal["ontology", "kg", "text"]
 

@@ -81,7 +81,7 @@ def add_missing_prefixes(query: str, prefixes: dict[str, str], main: str = "") -
     """Declare the prefixes the query uses but does not declare. Small models invent prefix names
     ('ex:'); one we do not know is read as the ontology's main namespace `main`, and the IRI check then
     says whether the term exists there."""
-    from querying.sparql_safety import tokens
+    from pyramid.ontology.safety import tokens
 
     declared = {m.group(1) for m in re.finditer(r"(?i)PREFIX\s+([\w\-]*):", query)}
     used = {tok.split(":", 1)[0] for kind, tok, _ in tokens(query) if kind == "pname"}

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from pyramid.session import Session
-from querying.answer import Answer, TraceStep, Tracer, TripleEvidence, check_question
+from pyramid.types import Answer, TraceStep, Tracer, TripleEvidence, check_question
 
 ORDER = ("ontology", "kg", "text")
 Answerer = Callable[..., Answer]

@@ -94,14 +94,13 @@ def test_grounded_f_ins_types_from_cues_checks_ranges_and_asks_no_model(tmp_path
     from pyramid.ontology.extract import extract_instances
     from pyramid.session import Session
     from pyramid.workspace import Workspace
-    from querying.ontology_qa import trusted_select
 
     ws = Workspace.init(tmp_path / "ws")
     ws = Workspace(ws.root, load_settings(ws.root / "polyrag.toml", llm={"cache": False}))
     s = Session(ws, provider=ScriptedProvider({}), embedder=embedder)   # any call would raise
     s.ontology.load_schema(ROOT / "ontology_schemas" / "academic.ttl")
     s.corpus.update([COURSE])
-    r = extract_instances(s.ws, s.ontology, s.llm, s.embedder, select=trusted_select(s.ontology))
+    r = extract_instances(s.ws, s.ontology, s.llm, s.embedder, select=s.ontology.select_trusted)
     assert r.documents == 1 and not r.failed_chunks and s.llm.provider.calls == []
     ex = "http://example.org/"
     q = f"""SELECT ?p ?v WHERE {{ ?c a <{ex}COURSE> ; <http://www.w3.org/2000/01/rdf-schema#label> ?l ; ?p ?x .

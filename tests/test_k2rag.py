@@ -11,7 +11,7 @@ from pyramid.corpus import Document
 from pyramid.llm.scripted import ScriptedProvider
 from pyramid.session import Session
 from pyramid.summarise import ExtractiveSummariser, sentences
-from querying.answer import TripleEvidence, Tracer
+from pyramid.types import TripleEvidence, Tracer
 from querying.k2rag import answer_text_path
 
 DOCS = [

@@ -14,7 +14,6 @@ from pyramid.ontology.extract import InstanceExtractor, extract_instances, insta
 from pyramid.ontology.vocab import Vocab
 from pyramid.session import Session
 from pyramid.workspace import Workspace
-from querying.ontology_qa import trusted_select
 
 EX = "http://example.org/"
 SCHEMA = f"""@prefix ex: <{EX}> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
@@ -69,7 +68,7 @@ def session(ws: Workspace, embedder, rules) -> Session:
 
 
 def run(s: Session):
-    return extract_instances(s.ws, s.ontology, s.llm, s.embedder, select=trusted_select(s.ontology))
+    return extract_instances(s.ws, s.ontology, s.llm, s.embedder, select=s.ontology.select_trusted)
 
 
 def rows(s: Session, query: str) -> set[tuple]:

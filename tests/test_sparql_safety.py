@@ -17,7 +17,8 @@ import pytest
 
 from pyramid.errors import InputError, QueryRefused
 from pyramid.ontology.store import OntologyStore
-from querying.sparql_safety import QueryTimeout, check_query
+from pyramid.errors import QueryTimeout
+from pyramid.ontology.safety import check_query
 
 REFUSED = [
     "INSERT DATA { <http://a> <http://b> <http://c> }",

@@ -17,7 +17,7 @@ from pyramid.llm.scripted import ScriptedProvider
 from pyramid.progress import NullProgress
 from pyramid.session import Session
 from pyramid.workspace import Workspace
-from querying.answer import Answer
+from pyramid.types import Answer
 from querying.router import ask
 from querying.waterfall import answer_waterfall
 

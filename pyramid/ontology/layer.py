@@ -9,8 +9,9 @@
     layer.reason() -> ReasonReport                            # recomputes graph "inferred"
     layer.inferred_state() -> "none" | "fresh" | "stale"
     layer.stats() -> dict
-    layer.select(query, *, timeout_s=None, row_cap=None) -> list[dict]   # safe: sparql_safety + limits
+    layer.select(query, *, timeout_s=None, row_cap=None) -> list[dict]   # safe: ontology.safety + limits
     layer.query(query, ...) -> QueryResult                    # the same with kind/variables/truncated
+    layer.select_trusted(query) -> Rows                       # the layer's own queries: in-process, as text
     layer.prefixes -> dict[str, str]                          # rdf, rdfs, owl, xsd, the schema's, ":"
 
 Triples for `add_instances` may be pyoxigraph Triples/Quads or (s, p, o) tuples of terms or strings;
@@ -34,10 +35,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+Rows = list[dict[str, str]]
+
 import pyoxigraph as ox
 
 from pyramid.ontology.importer import ImportReport, analyse
 from pyramid.ontology.query_worker import QueryResult
+from pyramid.ontology.rdfio import text_rows
 from pyramid.ontology.rdfio import STANDARD_PREFIXES, read_rdf
 from pyramid.ontology.reasoner import materialise
 from pyramid.ontology.schema import Schema
@@ -245,6 +249,11 @@ class OntologyLayer:
     def select(self, query: str, *, timeout_s: float | None = None, row_cap: int | None = None,
                graphs: list[str] | None = None) -> list[dict[str, Any]]:
         return self.query(query, timeout_s=timeout_s, row_cap=row_cap, graphs=graphs).rows
+
+    def select_trusted(self, query: str) -> Rows:
+        """Our own fixed queries (labels, types, stats): in-process, no worker round trip, no safety
+        check, so never a query that came from a question or a user. Values as text."""
+        return text_rows(self.store.run_trusted(query).rows)
 
     def _counts(self) -> dict[str, Any]:
         graphs = self.store.graphs()

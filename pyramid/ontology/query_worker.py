@@ -156,7 +156,8 @@ class QueryWorker:
     def _run(self, query: str, timeout_s: float, row_cap: int | None, prefixes: dict[str, str] | None,
              graphs: list[str] | None, generation: str | None) -> QueryResult:
         from pyramid.errors import QueryRefused
-        from querying.sparql_safety import QueryTimeout, syntax_error
+        from pyramid.errors import QueryTimeout
+        from pyramid.ontology.safety import syntax_error
 
         start = time.perf_counter()
         proc = self._start()

@@ -157,6 +157,19 @@ def to_python(term: Any) -> Any:
     return str(term)  # RDF-star triple terms
 
 
+def lexical(value: Any) -> str:
+    """A plain value of a result row (see to_python) as text: IRIs as they are, booleans and numbers in
+    their SPARQL lexical form."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def text_rows(rows: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """Result rows as {variable: text}; unbound variables left out."""
+    return [{k: lexical(v) for k, v in r.items() if v is not None} for r in rows]
+
+
 def local_name(iri: str) -> str:
     """The part after the last '#', '/' or ':' of an IRI."""
     for sep in ("#", "/", ":"):

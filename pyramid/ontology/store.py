@@ -10,7 +10,7 @@ document), "import:<name>" (an imported file). `doc_graph(id)` / `import_graph(n
 
     store = OntologyStore(ws.layer_dir("ontology"), require_write=ws._require_lock)
     store.select(query, *, timeout_s, row_cap, prefixes=None, graphs=None) -> list[dict[str, Any]]
-        checked by querying.sparql_safety.check_query (read-only; SERVICE refused), run in a killable,
+        checked by pyramid.ontology.safety.check_query (read-only; SERVICE refused), run in a killable,
         network-less, memory-capped child process (QueryTimeout after timeout_s), at most row_cap rows; values are plain Python
         values with IRIs as strings. `graphs` limits the default graph to some logical graphs.
     store.run_query(...) -> QueryResult  the same with kind, variables and the truncated flag
@@ -130,7 +130,7 @@ class OntologyStore:
     def run_query(self, query: str, *, timeout_s: float, row_cap: int | None, prefixes: dict[str, str] | None = None,
               graphs: list[str] | None = None) -> QueryResult:
         """A user's or a question's query: checked read-only, killed after timeout_s, capped at row_cap."""
-        from querying.sparql_safety import check_query
+        from pyramid.ontology.safety import check_query
 
         check_query(query, prefixes)
         # Never in this process, even on an empty store: the worker is the confined, killable place.

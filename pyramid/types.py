@@ -1,17 +1,34 @@
-"""The one `Answer` type every path returns: text, the layer that answered, evidence, trace, usage."""
+"""The types every room shares, at the bottom of the import order: the layer names, the one `Answer`
+type every path returns (text, the layer that answered, evidence, trace, usage), its evidence and
+trace types, and the question check."""
 
 from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from pyramid.usage import Usage, UsageMeter
 
-Layer = Literal["ontology", "kg", "text", "none"]
+LayerName = Literal["ontology", "kg", "text"]
+LAYERS: tuple[LayerName, ...] = ("ontology", "kg", "text")  # top-down: the order questions go in
+Layer = Literal["ontology", "kg", "text", "none"]           # who answered; "none" = no layer did
+
+
+def check_layers(names: Iterable[str], param: str = "layers") -> list[LayerName]:
+    """The names as layer names, in the order given; an InputError naming the first unknown one
+    (`param`: the parameter they came from, for the hint)."""
+    from pyramid.errors import Hint, InputError
+
+    out: list[LayerName] = []
+    for name in names:
+        if name not in LAYERS:
+            raise InputError(f"unknown layer '{name}'", hint=Hint(param=param, values=", ".join(LAYERS)))
+        out.append(name)  # type: ignore[arg-type]
+    return out
 
 
 class ChunkEvidence(BaseModel):

@@ -36,16 +36,12 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pyramid.errors import InputError, PolyragError, QueryRefused
+from pyramid.errors import InputError, QueryRefused
 
 QueryKind = Literal["SELECT", "ASK", "CONSTRUCT", "DESCRIBE"]
 READ_FORMS = ("SELECT", "ASK", "CONSTRUCT", "DESCRIBE")
 UPDATE_WORDS = ("INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY", "WITH")
 MAX_QUERY_CHARS = 100_000
-
-
-class QueryTimeout(PolyragError):
-    """A query ran longer than its time limit and was stopped."""
 
 
 # One alternation, tried left to right at each position: the order matters (strings before

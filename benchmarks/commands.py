@@ -1,0 +1,195 @@
+"""`polyrag bench ...`: every benchmark's command. Registered as a plug-in (the `polyrag.commands`
+entry point in pyproject.toml), so the product never imports the benchmarks; each command runs
+`benchmarks.<name>.run(...)`, which writes reports/<name>.{json,md}, then prints the markdown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from commands.common import DATA, ReportDir, err, out, split_list
+from pyramid.errors import PolyragError
+
+app = typer.Typer(help="Benchmarks; each writes a JSON and a markdown report.", no_args_is_help=True)
+REPORTS = ReportDir
+
+
+def register(root: typer.Typer) -> None:
+    root.add_typer(app, name="bench")
+
+
+@app.command("fiqa-retrieval")
+def bench_fiqa(data: Annotated[Path, typer.Option(help="FiQA directory")] = DATA / "fiqa",
+               out_dir: REPORTS = Path("reports"),
+               limit: Annotated[int | None, typer.Option(help="first N questions only")] = None) -> None:
+    """Recall@1/5/10, MRR@10, nDCG@10 per λ; indexing throughput vs raw embedding; query latency."""
+    from benchmarks import fiqa
+    from pyramid.progress import RichProgress
+
+    with RichProgress(err) as progress:
+        fiqa.run(data, out_dir, limit=limit, progress=progress)
+    out.print((out_dir / "fiqa-retrieval.md").read_text(encoding="utf-8"))
+
+
+@app.command("multihop")
+def bench_multihop(data: Annotated[Path, typer.Option(help="shared data directory")] = DATA,
+                   out_dir: REPORTS = Path("reports"),
+                   workspace: Annotated[Path | None, typer.Option(help="workspace to (re)use; default "
+                                                                  "reports/.cache/multihop-ws")] = None,
+                   limit: Annotated[int | None, typer.Option(help="first N questions only")] = None,
+                   docs_limit: Annotated[int | None, typer.Option(help="first N documents only")] = None,
+                   pipelines: Annotated[str, typer.Option(help="comma-separated: waterfall, semantic, keyword, "
+                                                               "hybrid")] = "waterfall,semantic,keyword,hybrid"
+                   ) -> None:
+    """Waterfall vs the three naive pipelines on the multi-hop set: cosine similarity to the reference
+    answers (mean, quartiles), time, LLM calls and tokens per question."""
+    from benchmarks import multihop
+    from pyramid.progress import RichProgress
+
+    chosen = tuple(split_list(pipelines))
+    if not chosen or any(x not in multihop.PIPELINES for x in chosen):
+        raise PolyragError(f"--pipelines takes {', '.join(multihop.PIPELINES)}")
+    with RichProgress(err) as progress:
+        multihop.run(data, out_dir, workspace=workspace, limit=limit, docs_limit=docs_limit, pipelines=chosen,
+                     progress=progress)
+    out.print((out_dir / "multihop.md").read_text(encoding="utf-8"))
+
+
+@app.command("summarise")
+def bench_summarise(data: Annotated[Path, typer.Option(help="shared data directory")] = DATA,
+                    out_dir: REPORTS = Path("reports"),
+                    multihop_docs: Annotated[int, typer.Option(help="documents of multihop_kg/documents.csv")] = 100,
+                    fiqa_docs: Annotated[int, typer.Option(help="passages of fiqa/corpus.jsonl (0 = skip)")] = 30
+                    ) -> None:
+    """Build-time summarisation: corpus size and build cost with and without it (cold caches)."""
+    from benchmarks import summarise
+    from pyramid.progress import RichProgress
+
+    corpora = [("multihop_kg/documents.csv", data / "multihop_kg" / "documents.csv", "csv", multihop_docs)]
+    if fiqa_docs:
+        corpora.append(("fiqa/corpus.jsonl", data / "fiqa" / "corpus.jsonl", "jsonl", fiqa_docs))
+    with RichProgress(err) as progress:
+        summarise.run(corpora, out_dir, progress=progress)
+    out.print((out_dir / "summarise.md").read_text(encoding="utf-8"))
+
+
+def _bench(name: str, out_dir: Path, runner: str, *args, **kwargs) -> None:
+    """Run `benchmarks.kg.<runner>` under a progress display, then print its markdown report."""
+    from benchmarks import kg as bench_kg
+    from pyramid.progress import RichProgress
+
+    with RichProgress(err) as progress:
+        getattr(bench_kg, runner)(*args, out_dir, progress=progress, **kwargs)
+    out.print((out_dir / f"{name}.md").read_text(encoding="utf-8"))
+
+@app.command("kg-build")
+def bench_build(data: Annotated[Path, typer.Option(help="documents CSV")] = DATA / "multihop_kg" / "documents.csv",
+                docs: Annotated[int, typer.Option(help="first N documents")] = 50,
+                out_dir: REPORTS = Path("reports")) -> None:
+    """KG build cost per extraction mode (single, cascade, grounded, rules) with the configured model."""
+    _bench("kg-build", out_dir, "run_build", data, n_docs=docs)
+
+@app.command("kg-search")
+def bench_search(data: Annotated[Path, typer.Option(help="PolyU KG JSON")] = DATA / "polyu" / "poly_kg.json",
+                 synthetic: Annotated[int, typer.Option(help="triples in the synthetic graph")] = 100_000,
+                 queries: Annotated[int, typer.Option(help="timed queries per graph")] = 200,
+                 out_dir: REPORTS = Path("reports")) -> None:
+    """Top-10 triple search latency (p50/p95) on the PolyU KG and a synthetic graph."""
+    _bench("kg-search", out_dir, "run_search", data, synthetic=synthetic, n_queries=queries)
+
+@app.command("extraction")
+def bench_extraction(
+        kg_methods: Annotated[str, typer.Option("--kg", help="KG methods, comma-separated: rules, grounded, "
+                                                "grounded-llm, single, cascade ('' for none)")] =
+        "rules,grounded,grounded-llm,single,cascade",
+        onto_methods: Annotated[str, typer.Option("--ontology", help="f_ins methods: chunk, grounded "
+                                                  "('' for none)")] = "chunk,grounded",
+        corpora: Annotated[str, typer.Option(help="demo, multihop, multihop-heldout")] =
+        "demo,multihop,multihop-heldout",
+        limit: Annotated[int | None, typer.Option(help="first N documents of each corpus")] = None,
+        warm_cache: Annotated[Path | None, typer.Option(help="LLM cache file shared across runs (seconds "
+                                                        "then say nothing); default: a cold cache")] = None,
+        previous: Annotated[Path | None, typer.Option(help="an earlier extraction.json: rows of methods not "
+                                                      "run now are kept from it (marked)")] = None,
+        out_dir: REPORTS = Path("reports")) -> None:
+    """Extraction precision/recall/F1 against hand-labelled gold (benchmarks/gold/), per method."""
+    from benchmarks import extraction
+    from pyramid.progress import RichProgress
+
+    with RichProgress(err) as progress:
+        extraction.run(out_dir, kg_methods=tuple(split_list(kg_methods)), onto_methods=tuple(split_list(onto_methods)),
+                       corpora=tuple(split_list(corpora)), limit=limit, warm_cache=warm_cache, progress=progress,
+                       previous=previous)
+    out.print((out_dir / "extraction.md").read_text(encoding="utf-8"))
+
+@app.command("kg-resolution")
+def bench_resolution(out_dir: REPORTS = Path("reports")) -> None:
+    """Entity resolution precision/recall on labelled name pairs, by stage and threshold."""
+    _bench("kg-resolution", out_dir, "run_resolution")
+
+@app.command("kg-sufficiency")
+def bench_sufficiency(data: Annotated[Path, typer.Option(help="PolyU KG JSON")] = DATA / "polyu" / "poly_kg.json",
+                      questions: Annotated[int, typer.Option(help="questions per label")] = 10,
+                      out_dir: REPORTS = Path("reports")) -> None:
+    """Query_kg's yes/no: LLM alone vs model-free signals vs combined, on labelled questions."""
+    _bench("kg-sufficiency", out_dir, "run_sufficiency", data, n=questions)
+
+
+@app.command("lubm")
+def bench_lubm(universities: Annotated[int, typer.Option(min=1, help="universities to generate")] = 1,
+               departments: Annotated[Optional[int], typer.Option(min=1, help="departments per university "
+                                                                  "(default: UBA's 15-25)")] = None,
+               seed: Annotated[int, typer.Option(help="generator seed")] = 0,
+               reference_timeout: Annotated[float, typer.Option(help="seconds allowed per rdflib query "
+                                                                "before it is stopped")] = 60.0,
+               out_dir: REPORTS = Path("reports")) -> None:
+    """LUBM: load, materialise and the 14 queries, ours beside rdflib + owlrl; answer sets compared."""
+    from benchmarks.lubm import run
+
+    run(universities, out_dir, departments=departments, seed=seed, reference_timeout=reference_timeout)
+    out.print((out_dir / "lubm.md").read_text(encoding="utf-8"))
+
+
+@app.command("acadchall")
+def bench_acadchall(
+        layer: Annotated[str, typer.Option(help="ontology (the layer alone) or a comma-separated waterfall, "
+                                                "e.g. ontology,kg,text")] = "ontology",
+        sparql: Annotated[str, typer.Option("--sparql", help="plan (default) or raw")] = "plan",
+        data: Annotated[Path, typer.Option(help="shared data directory")] = DATA,
+        workspace: Annotated[Optional[Path], typer.Option(help="workspace to (re)use; default "
+                                                          "reports/.cache/acadchall-ws")] = None,
+        out_dir: REPORTS = Path("reports"),
+        limit: Annotated[Optional[int], typer.Option(help="first N questions only")] = None) -> None:
+    """AcadChall dev MCQ/MAQ over the imported PolyU ontology: P/R/F1, share answered, LLM cost."""
+    from benchmarks import acadchall
+    from pyramid.progress import RichProgress
+    from pyramid.types import check_layers
+
+    layers = check_layers(split_list(layer), param="layer")
+    if not layers or sparql not in ("plan", "raw"):
+        raise PolyragError("--layer takes ontology, kg, text (comma-separated); --sparql plan or raw")
+    with RichProgress(err) as progress:
+        d = acadchall.run(data, out_dir, workspace=workspace, layers=layers, mode=sparql, limit=limit,
+                          progress=progress, name=None if sparql == "plan" else f"acadchall-{'-'.join(layers)}-raw")
+    out.print(acadchall.markdown(d))
+
+
+@app.command("completion")
+def bench_completion(data: Annotated[Path, typer.Option(help="PolyU data directory")] = DATA,
+                     out_dir: REPORTS = Path("reports"),
+                     workspace: Annotated[Path | None, typer.Option(
+                         help="a workspace where polyu_onto.ttl and poly_kg.json were already imported "
+                              "(`polyrag ontology import`, `polyrag kg import --on-error skip`): a copy of it "
+                              "is used instead of importing them again")] = None
+                     ) -> None:
+    """Hide-and-recover of three PolyU attributes in an imported workspace, run time, and condensation."""
+    from benchmarks import completion as bench_mod
+    from pyramid.progress import RichProgress
+
+    with RichProgress(err) as progress:
+        bench_mod.run(data, out_dir, progress=progress, workspace=workspace)
+    out.print((out_dir / "completion.md").read_text(encoding="utf-8"), markup=False)
+
+
