@@ -36,15 +36,23 @@ ACTIONS = {
     "reason": "run `polyrag ontology reason {ws}`",
     "run_completion": "run `polyrag complete run {ws}` first",
     "accept_proposal": "accept some with `polyrag complete accept ID -w {ws}` first",
-    "init_workspace": "create it with `polyrag init {ws}` or give --docs to build one",
+    "init_workspace": "create it with `polyrag init {ws}` or by indexing documents into it "
+                      "(`polyrag index {ws} --docs PATH`)",
     "index_long_text": "put long texts into the corpus with `polyrag index`",
+    "rebuild_kg": "run `polyrag kg build {ws}` again",
+    "rerun_completion": "run `polyrag complete run {ws}` again",
+    "rename_proposal": "accept it under a new name with `polyrag complete accept ID --name NEW_NAME -w {ws}`",
+    "fix_proposals": ("fix the edit, or delete the file to start over without its decisions (every `polyrag "
+                      "complete` command, `run` included, refuses the file until then)"),
 }
 
 
 def render_hint(hint: Hint) -> str:
     parts = []
     if hint.action:
-        parts.append(ACTIONS.get(hint.action, str(hint)).format(ws=hint.target or "WS"))
+        words = ACTIONS.get(hint.action)
+        # an action this table does not know yet keeps the library's words (not formatted: no {ws})
+        parts.append(words.format(ws=hint.target or "WS") if words else str(Hint(action=hint.action)))
     if hint.param:
         flag = "--" + hint.param.replace("_", "-")
         parts.append(f"pass {flag}" + (f" {hint.values}" if hint.values else ""))

@@ -30,8 +30,8 @@ from benchmarks.report import md_table, write_report
 from pyramid.errors import InputError
 from pyramid.progress import NullProgress, Progress
 from pyramid.session import Session
-from pyramid.workspace import Workspace, atomic_write_text
 from pyramid.types import Answer
+from pyramid.workspace import Workspace, atomic_write_text
 
 Answerer = Callable[[Session, str, list[str]], Answer]
 NAME = "acadchall"

@@ -5,7 +5,7 @@ entry point in pyproject.toml), so the product never imports the benchmarks; eac
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -139,7 +139,7 @@ def bench_sufficiency(data: Annotated[Path, typer.Option(help="PolyU KG JSON")] 
 
 @app.command("lubm")
 def bench_lubm(universities: Annotated[int, typer.Option(min=1, help="universities to generate")] = 1,
-               departments: Annotated[Optional[int], typer.Option(min=1, help="departments per university "
+               departments: Annotated[int | None, typer.Option(min=1, help="departments per university "
                                                                   "(default: UBA's 15-25)")] = None,
                seed: Annotated[int, typer.Option(help="generator seed")] = 0,
                reference_timeout: Annotated[float, typer.Option(help="seconds allowed per rdflib query "
@@ -158,10 +158,10 @@ def bench_acadchall(
                                                 "e.g. ontology,kg,text")] = "ontology",
         sparql: Annotated[str, typer.Option("--sparql", help="plan (default) or raw")] = "plan",
         data: Annotated[Path, typer.Option(help="shared data directory")] = DATA,
-        workspace: Annotated[Optional[Path], typer.Option(help="workspace to (re)use; default "
+        workspace: Annotated[Path | None, typer.Option(help="workspace to (re)use; default "
                                                           "reports/.cache/acadchall-ws")] = None,
         out_dir: REPORTS = Path("reports"),
-        limit: Annotated[Optional[int], typer.Option(help="first N questions only")] = None) -> None:
+        limit: Annotated[int | None, typer.Option(help="first N questions only")] = None) -> None:
     """AcadChall dev MCQ/MAQ over the imported PolyU ontology: P/R/F1, share answered, LLM cost."""
     from benchmarks import acadchall
     from pyramid.progress import RichProgress

@@ -14,8 +14,8 @@ from pyramid.types import Tracer, TripleEvidence
 
 
 def every_layer_tokens(session: Session, question: str, layers: set[str], options: list[str] | None = None) -> int:
+    from querying.answerers import answer_kg
     from querying.k2rag import answer_text_path
-    from querying.kg_qa import answer_kg
     from querying.ontology_qa import answer_ontology
 
     with session.meter.scope() as usage:
@@ -26,5 +26,6 @@ def every_layer_tokens(session: Session, question: str, layers: set[str], option
             kg = answer_kg(session, question, options=options)
             triples = [e for e in kg.evidence if isinstance(e, TripleEvidence)]
         if "text" in layers:
-            answer_text_path(session, question, triples, Tracer(session.meter))
+            answer_text_path(session.text, session.llm, session.embedder, session.settings.query, question,
+                             triples, Tracer(session.meter))
     return usage.cost_tokens

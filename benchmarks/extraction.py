@@ -350,7 +350,8 @@ def run_ontology(method: str, docs: list[Document], gold: dict[str, Any], embedd
 
 
 def run(out_dir: Path, *, kg_methods: tuple[str, ...] = KG_METHODS, onto_methods: tuple[str, ...] = ONTO_METHODS,
-        corpora: tuple[str, ...] = ("demo", "multihop", "multihop-heldout"), limit: int | None = None, warm_cache: Path | None = None,
+        corpora: tuple[str, ...] = ("demo", "multihop", "multihop-heldout"), limit: int | None = None,
+        warm_cache: Path | None = None,
         progress: Progress | None = None, name: str = "extraction", previous: Path | None = None) -> dict[str, Any]:
     """`previous`: an earlier report (JSON) whose rows for methods not run now are kept (and marked),
     so a change to one method does not re-run the others' model calls."""

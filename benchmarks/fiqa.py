@@ -17,7 +17,6 @@ import numpy as np
 
 from benchmarks.metrics import dedupe, mrr_at, ndcg_at, percentiles, recall_at
 from benchmarks.report import md_table, write_report
-from pyramid.config import load_settings
 from pyramid.corpus import load_documents
 from pyramid.embeddings import Embedder
 from pyramid.errors import InputError

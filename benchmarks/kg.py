@@ -1,7 +1,8 @@
 """KG layer benchmarks; each writes `reports/<name>.{json,md}`.
 
 - kg-build:       build cost of each extraction mode (the f_kg cascade, single-call, grounded,
-                  rules) on the first N multihop documents with the configured LLM (default: the embedded SmolLM2-135M), cold cache.
+                  rules) on the first N multihop documents with the configured LLM (default: the embedded
+                  SmolLM2-135M), cold cache.
 - kg-search:      top-10 triple search latency over the PolyU KG (imported, real MiniLM vectors)
                   and over a synthetic graph (random unit vectors: latency does not depend on the
                   values, and 100k MiniLM embeddings would cost ~6 minutes of a 2-core machine).
@@ -50,7 +51,8 @@ def _ms(seconds: list[float]) -> dict[str, float]:
 
 # ------------------------------------------------------------------------------ kg-build
 def run_build(data: Path, out_dir: Path, *, n_docs: int = 50,
-              modes: tuple[str, ...] = ("single", "cascade", "grounded", "rules"), progress: Progress | None = None) -> dict[str, Any]:
+              modes: tuple[str, ...] = ("single", "cascade", "grounded", "rules"),
+              progress: Progress | None = None) -> dict[str, Any]:
     progress = progress or NullProgress()
     docs = load_documents(data, fmt="csv").documents[:n_docs]
     emb = _embedder()

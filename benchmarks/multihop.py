@@ -29,8 +29,8 @@ from pyramid.config import SETTINGS_FILE, load_settings
 from pyramid.errors import InputError
 from pyramid.progress import NullProgress, Progress
 from pyramid.session import Session
-from pyramid.workspace import Workspace
 from pyramid.types import Answer
+from pyramid.workspace import Workspace
 from querying.waterfall import built_layers
 
 NAME = "multihop"
@@ -68,8 +68,9 @@ def quartiles(values: list[float]) -> dict[str, float]:
 
 def ensure_workspace(root: Path, documents: Path, progress: Progress, docs_limit: int | None) -> tuple[Workspace, dict]:
     """The multihop workspace (text + KG), built on first use; returns it with its build cost."""
-    from pyramid.build import build_pyramid, kg_mode
+    from pyramid.build import build_pyramid
     from pyramid.corpus import load_documents
+    from pyramid.kg.layer import resolve_mode
     from pyramid.workspace import atomic_write_text
 
     root = Path(root)
@@ -85,7 +86,8 @@ def ensure_workspace(root: Path, documents: Path, progress: Progress, docs_limit
     saved = root / BUILD_COST
     if result.usage.calls or not saved.exists():  # the run that did the work is the one to report
         atomic_write_text(saved, json.dumps(this_run, indent=1))
-    return ws, {"documents": len(docs), "kg_mode": kg_mode(session), "steps": json.loads(saved.read_text()),
+    return ws, {"documents": len(docs), "kg_mode": resolve_mode(session.settings.kg.mode, session.llm),
+                "steps": json.loads(saved.read_text()),
                 "pending": result.pending}
 
 

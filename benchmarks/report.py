@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import platform
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,7 @@ def machine() -> dict[str, Any]:
     import os
 
     return {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform(),
-            "polyrag": __version__, "date": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+            "polyrag": __version__, "date": datetime.now(UTC).isoformat(timespec="seconds")}
 
 
 def md_table(headers: list[str], rows: list[list[Any]]) -> str:

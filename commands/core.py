@@ -166,7 +166,7 @@ def ask(ctx: typer.Context, workspace: WorkspaceArg, question: Annotated[str, ty
     from pyramid.types import check_layers, check_question
     from querying.router import ask as route
 
-    question = check_question(question)
+    question = check_question(question)  # before the workspace is opened: the first problem named is the question
     if ctx.args:  # `--options A B C`: click hands the words after the first option over as extra args
         if not options:
             raise PolyragError(f"unexpected argument(s): {' '.join(ctx.args)} (quote the question; options go "
@@ -182,6 +182,10 @@ def ask(ctx: typer.Context, workspace: WorkspaceArg, question: Annotated[str, ty
         sys.stdout.write(answer.model_dump_json(indent=2) + "\n")
     else:
         print_answer(answer, explain)
+    failures = [f"{st.layer}: {st.outcome.removeprefix('error: ')}" for st in answer.trace if st.step.endswith(".error")]
+    if answer.layer == "none" and failures:  # nothing answered because something failed: a script must see it
+        err.print("[red]error:[/] no layer answered; " + escape("; ".join(failures)), highlight=False, soft_wrap=True)
+        raise typer.Exit(2)
 
 
 def print_build(result) -> None:

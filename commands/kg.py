@@ -25,11 +25,12 @@ def build(workspace: WorkspaceArg,
                                                         "default kg.mode")] = None,
           limit: Annotated[int | None, typer.Option(help="first N documents only")] = None) -> None:
     """Extract triples from the workspace's documents (new or changed ones); resumable."""
-    from pyramid.build import kg_mode
+    from pyramid.kg.layer import check_mode, resolve_mode
     from pyramid.progress import RichProgress
 
     session = open_session(workspace)
-    chosen = kg_mode(session, mode)  # one place decides auto and refuses unknown modes (`polyrag build` too)
+    check_mode(mode or session.settings.kg.mode)  # before the model is touched
+    chosen = resolve_mode(mode or session.settings.kg.mode, session.llm)  # the one place that decides auto
     with RichProgress(err) as progress:
         r = session.kg.build(session.llm, mode=chosen, progress=progress, limit=limit)
     res = r.loaded.resolution

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -55,9 +55,9 @@ def _check_schema_terms(layer, query: str) -> None:
     that neither the schema nor the data knows (a typo returns 0 rows and looks like an answer).
     The same check as raw-mode queries (querying.sparql_raw.schema_problems), nearest names included."""
     from pyramid.errors import InputError
+    from pyramid.ontology.safety import check_query
     from pyramid.ontology.vocab import Vocab
     from querying.sparql_raw import query_terms, schema_problems, vocab_namespaces
-    from pyramid.ontology.safety import check_query
 
     prefixes = layer.prefixes
     check_query(query, prefixes)  # refusals and syntax errors first, with their own messages
@@ -101,7 +101,7 @@ def load_schema(workspace: WorkspaceArg,
 @app.command("import")
 def import_(workspace: WorkspaceArg,
             file: Annotated[Path, typer.Argument(help="instance data: Turtle, RDF/XML, N-Triples, JSON-LD")],
-            name: Annotated[Optional[str], typer.Option(help="graph name (default: the file name); "
+            name: Annotated[str | None, typer.Option(help="graph name (default: the file name); "
                                                         "importing the same name again replaces it")] = None,
             reason: Annotated[bool, typer.Option("--reason/--no-reason",
                                                  help="materialise inferences afterwards")] = True,
@@ -148,8 +148,8 @@ def stats(workspace: WorkspaceArg, as_json: Annotated[bool, typer.Option("--json
 def sparql(workspace: WorkspaceArg,
            query: Annotated[str, typer.Argument(help="a SELECT, ASK, CONSTRUCT or DESCRIBE query, or @FILE")],
            fmt: Annotated[str, typer.Option("--format", help="table, json or csv")] = "table",
-           limit: Annotated[Optional[int], typer.Option(help="row cap (default ontology.row_cap)")] = None,
-           timeout: Annotated[Optional[float], typer.Option(help="seconds (default ontology.timeout_s)")] = None
+           limit: Annotated[int | None, typer.Option(help="row cap (default ontology.row_cap)")] = None,
+           timeout: Annotated[float | None, typer.Option(help="seconds (default ontology.timeout_s)")] = None
            ) -> None:
     """Run a read-only SPARQL query on the ontology store (updates, LOAD and SERVICE are refused).
 
@@ -170,7 +170,7 @@ def sparql(workspace: WorkspaceArg,
 
 @app.command("extract")
 def extract(workspace: WorkspaceArg,
-            limit: Annotated[Optional[int], typer.Option(help="first N documents only")] = None,
+            limit: Annotated[int | None, typer.Option(help="first N documents only")] = None,
             reason: Annotated[bool, typer.Option("--reason/--no-reason", help="re-run reasoning "
                                                  "afterwards")] = True) -> None:
     """f_ins: instances of the schema's class-attribute pairs from the workspace's documents

@@ -16,6 +16,7 @@ from completion.review import CompletionFiles, State, now, remember
 from completion.target import OWL, RDF_TYPE, RDFS, XSD, OntologyTarget, Statement
 from completion.types import OntologyView
 from completion.versions import SchemaHistory, Version
+from pyramid.errors import Hint
 
 
 @dataclass
@@ -84,16 +85,17 @@ def _class(p: Proposal, items: list[Assertion], view: OntologyView) -> tuple[lis
     return schema, facts
 
 
-def plan(accepted: list[Proposal], assertions: dict[str, list[Assertion]], view: OntologyView):
+def plan(accepted: list[Proposal], assertions: dict[str, list[Assertion]], view: OntologyView, *,
+         workspace: str | None = None):
     """Schema statements, and instance statements per proposal id, for the accepted proposals;
-    raises ReviewError on any clash."""
+    raises ReviewError on any clash (its hint names `workspace`)."""
     existing = _terms(view)
     classes = set(view.classes)
     seen: dict[str, str] = {}
     for p in accepted:
         if p.name in existing:
             raise ReviewError(f"proposal {p.id}: {p.name!r} already names a term of the ontology "
-                              f"({existing[p.name]}); accept it with --name NEW_NAME")
+                              f"({existing[p.name]})", hint=Hint(action="rename_proposal", target=workspace))
         if p.name in seen:
             raise ReviewError(f"proposals {seen[p.name]} and {p.id} are both named {p.name!r}; rename one")
         seen[p.name] = p.id
@@ -124,9 +126,10 @@ def apply_accepted(files: CompletionFiles, target: OntologyTarget) -> ApplyRepor
             counts = {s: sum(1 for p in doc.proposals if p.status == s) for s in ("proposed", "rejected", "applied")}
             raise ReviewError("nothing to apply: no proposal is accepted "
                               f"({counts['proposed']} proposed, {counts['rejected']} rejected, {counts['applied']} "
-                              "applied); accept some with `polyrag complete accept ID`")
+                              "applied)", hint=Hint(action="accept_proposal", target=str(files.ws.root)))
         view = target.view()
-        schema, facts, skipped = plan(accepted, files.load_assertions({p.id for p in accepted}), view)
+        schema, facts, skipped = plan(accepted, files.load_assertions({p.id for p in accepted}), view,
+                                      workspace=str(files.ws.root))
         before = target.schema()
         outcome = target.apply(schema, facts)          # all or nothing, then reasoning
         after = target.schema()

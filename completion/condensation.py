@@ -32,16 +32,13 @@ from completion.linking import Typing
 from completion.names import humanise, local_name, snake_name
 from completion.phrases import kg_phrases, pair_phrase
 from completion.types import ClassAttribute, KGTriple
+from pyramid.normalise import fold
 
 Embed = Callable[[list[str]], np.ndarray]
 
 
 def relation_text(relation: str) -> str:
     return " ".join(relation.split())
-
-
-def fold(text: str) -> str:
-    return " ".join(text.casefold().split())
 
 
 _PASSIVE = re.compile(r"\b(\w+(ed|en|wn)|by)\s+by\b|\bby$", re.IGNORECASE)

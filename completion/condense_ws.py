@@ -29,6 +29,7 @@ from completion.condense_measure import (
 from completion.errors import CompletionError
 from completion.linking import NameLinker
 from completion.types import KGTriple, OntologyView
+from pyramid.errors import Hint
 from pyramid.workspace import atomic_write_json
 
 JOURNAL = "condensation.json"
@@ -71,21 +72,8 @@ def sample_questions(view: OntologyView, triples: Sequence[KGTriple], n: int = 3
 
 def require_kg(session) -> None:
     if not session.kg.exists:
-        raise CompletionError(f"workspace {session.ws.root} has no knowledge graph yet; run "
-                              "`polyrag kg build` or `polyrag kg import` first")
-
-
-def _delete(store, ids: list[str]) -> None:
-    """Delete edges by id. Adapter: the store protocol has no delete-by-id yet (asked of the KG
-    layer), so its own parameterised portable query is used in batches."""
-    deleter = getattr(store, "delete_triples", None)
-    if deleter is not None:
-        deleter(ids)
-        return
-    from pyramid.kg.store import Q, chunked
-
-    for part in chunked(ids, store.id_batch):
-        store._run(Q["delete_triples"], {"ids": list(part)}, write=True)
+        raise CompletionError(f"workspace {session.ws.root} has no knowledge graph yet",
+                              hint=Hint(action="build_kg", target=str(session.ws.root)))
 
 
 def condense_workspace(session, view: OntologyView, *, mode: str = "cluster", questions: Sequence[str] = (),
@@ -121,7 +109,9 @@ def condense_workspace(session, view: OntologyView, *, mode: str = "cluster", qu
             by_canonical[canonical].append(text)
         for canonical, texts in by_canonical.items():
             store.set_canonical(texts, canonical)
-        _delete(store, [m.id for e in cond.edges for m in e.merged])
+        # A folded duplicate has the ends of the edge it was folded into, which stays: the store's sweep
+        # of entities left without edges finds none of this run's (undo re-creates ends from the journal).
+        store.delete_triples([m.id for e in cond.edges for m in e.merged])
         kg.sync_index(progress=progress)
         seconds = time.perf_counter() - start
         session.ws.record_step("kg.condense", seconds=seconds, layer="kg",

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from completion.linking import Typing
 from completion.names import local_name
 from completion.types import KGTriple, OntologyView
+from pyramid.normalise import fold
 
 MIN_CONTAIN = 5
 
@@ -27,7 +28,7 @@ MIN_CONTAIN = 5
 def _norm(text: str) -> str:
     if text.startswith(("http://", "https://")) and " " not in text:
         text = local_name(text)
-    return " ".join(text.lower().split())
+    return fold(text)
 
 
 class ValueIndex:

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import re
-import unicodedata
+
+from pyramid.normalise import ascii_fold, name_words, without_cjk_rendering
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_WORDS = re.compile(r"[^0-9a-z]+")
 _PAREN = re.compile(r"\([^)]*\)")
-# Honorifics and post-nominals seen before staff names in the PolyU pages; they are not part of a name.
-TITLES = frozenset(["dr", "prof", "professor", "ir", "mr", "ms", "mrs", "miss", "sr", "ar", "sir", "doctor", "hon", "chair", "emeritus", "assoc", "associate", "assistant", "the", "ts", "cpa", "jp", "bbs", "mh", "sbs", "gbs", "obe", "phd"])
 
 
 def local_name(iri: str) -> str:
@@ -29,29 +27,21 @@ def humanise(iri_or_name: str, label: str = "") -> str:
 
 def snake_name(words: str, *, max_words: int = 6) -> str:
     """A property-style name from words: 'has published research in' → 'has_published_research_in'."""
-    ascii_text = unicodedata.normalize("NFKD", words).encode("ascii", "ignore").decode().lower()
-    tokens = [t for t in _WORDS.split(ascii_text) if t][:max_words]
-    return "_".join(tokens) or "new_term"
+    return "_".join(ascii_fold(words).split()[:max_words]) or "new_term"
 
 
 def class_name(words: str, *, max_words: int = 4) -> str:
-    """A class-style name from words: 'research centre' → 'ResearchCentre'."""
-    ascii_text = unicodedata.normalize("NFKD", words).encode("ascii", "ignore").decode().lower()
-    tokens = [t for t in _WORDS.split(ascii_text) if t and t not in TITLES][:max_words]
+    """A class-style name from words, titles and articles dropped: 'the research centre' → 'ResearchCentre'."""
+    tokens = ascii_fold(" ".join(name_words(words))).split()[:max_words]
     return "".join(t.capitalize() for t in tokens) or "NewClass"
-
-
-def _is_cjk(ch: str) -> bool:
-    return "\u2e80" <= ch <= "\u9fff" or "\uac00" <= ch <= "\ud7af" or "\uf900" <= ch <= "\ufaff"
 
 
 def name_key(name: str) -> frozenset[str]:
     """An order-free key for a person or organisation name.
 
-    'Ir Prof. Keith K.C. Chan 陳鏡昌', 'CHAN Keith K C' and 'Keith K.C. Chan' share one key: titles,
-    CJK characters, parentheses, punctuation and case are dropped and the word order is ignored
-    (Chinese names are written family-name-first on some pages and last on others).
+    'Ir Prof. Keith K.C. Chan 陳鏡昌', 'CHAN Keith K C' and 'Keith K.C. Chan' share one key: the
+    words of `pyramid.normalise.name_words` (titles, accents, punctuation and case folded), without
+    parentheses or a CJK rendering beside the romanised name, in any order (Chinese names are written
+    family-name-first on some pages and last on others).
     """
-    text = _PAREN.sub(" ", unicodedata.normalize("NFKC", name))
-    text = "".join(" " if _is_cjk(ch) else ch for ch in text).lower()
-    return frozenset(t for t in _WORDS.split(text) if t and t not in TITLES)
+    return frozenset(without_cjk_rendering(name_words(_PAREN.sub(" ", name))))

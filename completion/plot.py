@@ -10,14 +10,14 @@ from pathlib import Path
 
 import numpy as np
 
-from pyramid.errors import InputError
+from pyramid.errors import Hint, InputError
 
 LABELLED_MEDOIDS = 12
 
 
 def plot(npz: Path, out: Path, *, title: str = "Ontology vs KG phrases") -> Path:
     if not npz.exists():
-        raise InputError("no completion run to draw: run `polyrag complete run WORKSPACE` first", path=npz)
+        raise InputError("no completion run to draw", path=npz, hint=Hint(action="run_completion"))
     import matplotlib
 
     matplotlib.use("Agg")   # files only; no display on a server

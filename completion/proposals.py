@@ -36,13 +36,14 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from completion.linking import Typing
-from completion.names import class_name, local_name, name_key, snake_name
+from completion.names import class_name, name_key, snake_name
 from completion.types import KGTriple
 from pyramid.types import TripleEvidence
 
 Status = Literal["proposed", "accepted", "rejected", "applied"]
 MIN_CLASS_INSTANCES = 3
-FUNCTION_WORDS = frozenset(["a", "an", "the", "is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "of", "in", "on", "at", "to", "for", "with", "by", "from", "as", "and", "or", "its", "their", "his", "her", "this", "that", "which", "who"])
+FUNCTION_WORDS = frozenset("""a an the is are was were be been being has have had of in on at to for with by from as and or
+                            its their his her this that which who""".split())
 _NUMBER = re.compile(r"^[\s$€£¥HK]*[-+]?\d[\d,]*(\.\d+)?\s*%?$")
 
 
@@ -191,7 +192,3 @@ def display_name(p: Proposal) -> str:
     if p.kind == "class":
         return f"class {p.name}"
     return f"{p.domain}.{p.name} → {p.range}"
-
-
-def attribute_name(iri: str) -> str:
-    return local_name(iri)

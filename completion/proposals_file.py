@@ -20,7 +20,7 @@ import yaml
 from pydantic import BaseModel, Field, ValidationError
 
 from completion.proposals import Proposal
-from pyramid.errors import InputError
+from pyramid.errors import Hint, InputError
 from pyramid.workspace import atomic_write_text
 
 HEADER = """\
@@ -30,9 +30,9 @@ HEADER = """\
 # `domain`, `range`. Then `polyrag complete apply WORKSPACE` adds the accepted terms.
 """
 
-# Every command refuses a broken file, `complete run` too: a new run would drop the decisions in it.
-FIX = ("fix the edit (every `polyrag complete` command, `run` included, refuses the file until then; "
-       "delete it to start over without its decisions)")
+# Every step refuses a broken file, a new run too: it would drop the decisions in it. So the hint is
+# to fix or delete the file, never to re-run.
+FIX = Hint(action="fix_proposals")
 
 
 class ProposalsDoc(BaseModel):
@@ -68,8 +68,8 @@ def parse(text: str, path: Path) -> ProposalsDoc:
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         line = mark.line + 1 if mark else None
-        raise InputError(f"not valid YAML any more ({err.problem or err.context}); {FIX}", path=path,
-                         line=line) from None
+        raise InputError(f"not valid YAML any more ({err.problem or err.context})", path=path,
+                         line=line, hint=FIX) from None
     if not isinstance(data, dict):
         raise InputError("expected a mapping with a 'proposals' list", path=path, line=1)
     try:
@@ -78,7 +78,7 @@ def parse(text: str, path: Path) -> ProposalsDoc:
         e = err.errors()[0]
         loc = tuple(e["loc"])
         field = ".".join(str(x) for x in loc)
-        raise InputError(f"{e['msg']}; {FIX}", path=path, line=_node_line(root, loc), field=field) from None
+        raise InputError(e["msg"], path=path, line=_node_line(root, loc), field=field, hint=FIX) from None
     ids = [p.id for p in doc.proposals]
     dupes = sorted({i for i in ids if ids.count(i) > 1})
     if dupes:
@@ -88,11 +88,13 @@ def parse(text: str, path: Path) -> ProposalsDoc:
     return doc
 
 
-def load(path: Path) -> ProposalsDoc:
+def load(path: Path, *, workspace: str | None = None) -> ProposalsDoc:
+    """The proposals file at `path`; `workspace` (its root) goes into the hint when there is none yet."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise InputError("no proposals yet: run `polyrag complete run WORKSPACE` first", path=path) from None
+        raise InputError("no proposals yet", path=path,
+                         hint=Hint(action="run_completion", target=workspace)) from None
     return parse(text, path)
 
 

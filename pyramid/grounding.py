@@ -19,13 +19,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pyramid.ontology.labels import fold_word
+from pyramid import normalise
+from pyramid.normalise import TITLES, fold
+
+CODE = normalise.CODE_TOKEN  # re-exported with TITLES: ontology/extract imports both from here
 
 # ------------------------------------------------------------------ word lists (why: no POS tagger)
-TITLES = {"dr", "prof", "professor", "mr", "mrs", "ms", "miss", "sir", "dame", "ir", "rev"}
-ABBREVIATIONS = (TITLES - {"professor", "miss", "sir", "dame"}) | {"st", "no", "vs", "etc", "jr", "sr", "inc", "ltd", "co", "mt", "ft", "u.s", "e.g", "i.e",
-                          "f.c", "a.c", "d.c", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
-                          "nov", "dec"}
+# Words a full stop follows without ending a sentence: titles written short ("Dr.", "Prof.") and more.
+ABBREVIATIONS = {"dr", "prof", "mr", "mrs", "ms", "mx", "mdm", "ir", "rev"} | {
+    "st", "no", "vs", "etc", "jr", "sr", "inc", "ltd", "co", "mt", "ft", "u.s", "e.g", "i.e", "f.c", "a.c", "d.c",
+    "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"}
 DETERMINERS = {"a", "an", "the", "its", "his", "her", "their", "our", "this", "that", "these", "those", "each",
                "every", "some", "all", "both", "any", "no"}
 PREPOSITIONS = {"of", "in", "on", "at", "by", "for", "from", "to", "with", "as", "into", "onto", "over", "under",
@@ -35,9 +38,7 @@ CONJUNCTIONS = {"and", "or", "but", "nor"}
 AUXILIARIES = {"is", "are", "was", "were", "be", "been", "being", "am", "has", "have", "had", "do", "does", "did",
                "can", "could", "will", "would", "may", "might", "must", "shall", "should"}
 COPULAS = {"is", "are", "was", "were", "am", "be", "been"}
-PRONOUNS_PERSON = {"he", "she", "him"}
 POSSESSIVES_PERSON = {"his", "her"}
-PRONOUNS_THING = {"it"}
 POSSESSIVES_THING = {"its"}
 RELATIVES = {"which", "who", "that", "where", "whose"}
 NUMBER_WORDS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
@@ -78,7 +79,6 @@ SKIP_INITIAL = DETERMINERS | PREPOSITIONS | CONJUNCTIONS | RELATIVES | {"it", "h
                                                                         "however", "also", "then", "thus"}
 
 _TOKEN = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\w+(?:[-.’']\w+)*|[^\w\s]", re.UNICODE)
-CODE = re.compile(r"^[A-Z]{2,6}\d{3,5}[A-Z]?$")
 MONTHS = {"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
           "november", "december"}
 _YEAR = re.compile(r"^(1[5-9]|20)\d\d$")
@@ -191,7 +191,7 @@ def name_spans(tokens: list[Token]) -> list[Span]:
     while i < n:
         t = tokens[i]
         first = i == 0 or (i > 0 and tokens[i - 1].text in "\"“(")
-        if t.cap and t.word and not (first and t.low in SKIP_INITIAL) and not (t.low in AUXILIARIES):
+        if t.cap and t.word and not (first and t.low in SKIP_INITIAL) and t.low not in AUXILIARIES:
             j = i + 1
             has_of = False
             while j < n:
@@ -261,7 +261,7 @@ class MainEntity:
 
     @property
     def words(self) -> set[str]:
-        return {fold_word(w) for w in re.findall(r"\w+", self.name)} - TITLES - DETERMINERS - PREPOSITIONS
+        return fold_words_set(self.name) - TITLES - DETERMINERS - PREPOSITIONS
 
 
 def _heads(name: str) -> set[str]:
@@ -295,7 +295,7 @@ def main_entity(text: str, title: str = "") -> MainEntity | None:
 
 
 def fold_words_set(text: str) -> set[str]:
-    return {fold_word(w) for w in re.findall(r"\w+", text)}
+    return set(fold(text).split())
 
 
 def subject_span(tokens: list[Token]) -> Span | None:
@@ -461,8 +461,9 @@ def _clauses(tokens: list[Token]) -> list[tuple[int, int, str]]:
             continue
         prev = tokens[i - 1]
         nxt = tokens[i + 1] if i + 1 < n else None
-        if t.low in {"which", "who"} and prev.text == "," or t.low in {"that", "who", "which"} and prev.word and nxt is not None and \
-                (nxt.low in VERBS or nxt.low in AUXILIARIES) and not prev.low in VERBS | AUXILIARIES:
+        if t.low in {"which", "who"} and prev.text == "," or \
+                t.low in {"that", "who", "which"} and prev.word and nxt is not None and \
+                (nxt.low in VERBS or nxt.low in AUXILIARIES) and prev.low not in VERBS | AUXILIARIES:
             cuts.append((i + 1, "which"))
         elif prev.text == "," and _participle(t.low) and nxt is not None and nxt.low in PREPOSITIONS:
             cuts.append((i, "which"))
@@ -796,5 +797,6 @@ def candidates(sentence: ReadSentence) -> list[str]:
     return out[:MAX_CANDIDATES]
 
 
-# Part of the KG/f_ins extractors' versions: any change to these rules re-extracts old journals.
-RULES_VERSION = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
+# Part of the KG/f_ins extractors' versions: any change to these rules (or to the normalisation they
+# use) re-extracts old journals.
+RULES_VERSION = hashlib.sha256(Path(__file__).read_bytes() + Path(normalise.__file__).read_bytes()).hexdigest()[:12]

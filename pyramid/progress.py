@@ -9,7 +9,7 @@ from typing import Protocol
 
 
 class Progress(Protocol):
-    def task(self, description: str, total: int | None) -> "Task": ...
+    def task(self, description: str, total: int | None) -> Task: ...
     def note(self, message: str) -> None: ...
 
 
@@ -55,14 +55,21 @@ class RichProgress:
 
     def __init__(self, console=None) -> None:
         from rich.console import Console
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress as Bar, TaskProgressColumn,
-                                   TextColumn, TimeElapsedColumn, TimeRemainingColumn)
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            TaskProgressColumn,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+        from rich.progress import Progress as Bar
 
         self.console = console or Console(stderr=True)
         self.bar = Bar(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
                        TimeElapsedColumn(), TimeRemainingColumn(), console=self.console, transient=False)
 
-    def __enter__(self) -> "RichProgress":
+    def __enter__(self) -> RichProgress:
         self.bar.__enter__()
         return self
 

@@ -27,12 +27,15 @@ import numpy as np
 from pyramid.chunker import Chunk, Chunker
 from pyramid.config import CorpusSettings, TextSettings
 from pyramid.corpus import Document
+from pyramid.corpus_store import CorpusStore
 from pyramid.embeddings import Embedder
-from pyramid.errors import WorkspaceError
+from pyramid.errors import Hint, WorkspaceError
+from pyramid.layers import BuildRequest, StepReport, timed_step
 from pyramid.progress import NullProgress, Progress
+from pyramid.types import LayerName
 from pyramid.workspace import Workspace
 
-LAYER = "text"
+LAYER: LayerName = "text"
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
@@ -85,6 +88,9 @@ class IndexReport:
 class TextLayer:
     """Open with `TextLayer(ws, embedder)`; `add_documents` writes (under the lock), `search` reads."""
 
+    name: LayerName = LAYER
+    removal_unit = "text documents"
+
     def __init__(self, ws: Workspace, embedder: Embedder, text_cfg: TextSettings | None = None,
                  corpus_cfg: CorpusSettings | None = None) -> None:
         self.ws = ws
@@ -103,7 +109,7 @@ class TextLayer:
     def exists(self) -> bool:
         return self.ws.generations(LAYER).current() is not None
 
-    def load(self) -> "TextLayer":
+    def load(self) -> TextLayer:
         gen = self.ws.generations(LAYER).current()
         if gen is None or gen == self._loaded_gen:
             return self
@@ -137,6 +143,23 @@ class TextLayer:
                 "dim": int(self.matrix.shape[1]) if self.matrix.size else 0,
                 "chunk_size": self.corpus_cfg.chunk_size, "chunk_overlap": self.corpus_cfg.chunk_overlap,
                 "embedding_model": self.embedder.model_id}
+
+    # ------------------------------------------------------------ the Layer protocol (pyramid.layers)
+    def remove_documents(self, doc_ids: list[str], progress: Progress | None = None) -> int:
+        return self.add_documents([], progress=progress, remove=doc_ids).documents_removed
+
+    def check(self, request: BuildRequest) -> None:
+        return None  # documents were validated when loaded
+
+    def update(self, request: BuildRequest) -> list[StepReport]:
+        reports: list[StepReport] = []
+        with timed_step(self.name, request.meter, reports) as rec:
+            # every corpus document, not only this build's: unchanged ones cost a hash comparison, and
+            # documents a failed earlier build left out are indexed now
+            r = self.add_documents(CorpusStore(self.ws).documents(), progress=request.progress)
+            rec.outcome = (f"{r.documents_added} new, {r.documents_replaced} changed documents; "
+                           f"{r.chunks_added} chunks embedded, {r.chunks_total} in all")
+        return reports
 
     # ------------------------------------------------------------ writing
     def add_documents(self, docs: list[Document], progress: Progress | None = None,
@@ -209,7 +232,8 @@ class TextLayer:
         if self._loaded_gen is None:
             self.load()
         if not self.chunks:
-            raise WorkspaceError(f"workspace {self.ws.root} has no text layer yet; run `polyrag index` first")
+            raise WorkspaceError(f"workspace {self.ws.root} has no text layer yet",
+                                 hint=Hint(action="add_documents", target=str(self.ws.root)))
 
     def sparse_scores(self, query: str) -> np.ndarray:
         """BM25 score of every chunk for `query` (0 where no query term occurs)."""

@@ -62,6 +62,13 @@ class SparqlEvidence(BaseModel):
 Evidence = Annotated[ChunkEvidence | TripleEvidence | SparqlEvidence, Field(discriminator="kind")]
 
 
+class Handover(BaseModel):
+    """What a layer that did not answer passes down with the question: the KG's retrieved triples
+    (K²RAG summarises them and asks sub-questions from them)."""
+
+    triples: list[TripleEvidence] = Field(default_factory=list)
+
+
 class TraceStep(BaseModel):
     step: str                       # e.g. "text.retrieve", "text.answer", "ontology.plan"
     layer: Layer | None = None
@@ -117,12 +124,12 @@ MAX_QUESTION_CHARS = 2000  # longer "questions" are documents; index them instea
 
 def check_question(question: str) -> str:
     """The question stripped; an InputError for empty or oversized questions."""
-    from pyramid.errors import InputError
+    from pyramid.errors import Hint, InputError
 
     q = (question or "").strip()
     if not q:
         raise InputError("the question is empty")
     if len(q) > MAX_QUESTION_CHARS:
-        raise InputError(f"the question is {len(q):,} characters long; the limit is {MAX_QUESTION_CHARS:,} "
-                         "(put long texts into the corpus with `polyrag index`)")
+        raise InputError(f"the question is {len(q):,} characters long; the limit is {MAX_QUESTION_CHARS:,}",
+                         hint=Hint(action="index_long_text"))
     return q

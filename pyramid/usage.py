@@ -26,7 +26,7 @@ class Usage(BaseModel):
     def total_tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
 
-    def add(self, other: "Usage") -> None:
+    def add(self, other: Usage) -> None:
         self.calls += other.calls
         self.cache_hits += other.cache_hits
         self.prompt_tokens += other.prompt_tokens
@@ -34,7 +34,7 @@ class Usage(BaseModel):
         self.seconds += other.seconds
         self.cached_tokens += other.cached_tokens
 
-    def __add__(self, other: "Usage") -> "Usage":
+    def __add__(self, other: Usage) -> Usage:
         out = self.model_copy()
         out.add(other)
         return out

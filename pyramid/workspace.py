@@ -28,13 +28,13 @@ import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from pyramid import __version__
 from pyramid.config import SETTINGS_FILE, Settings, load_settings, render_default_toml
-from pyramid.errors import WorkspaceError, WorkspaceLocked
+from pyramid.errors import Hint, WorkspaceError, WorkspaceLocked
 from pyramid.usage import Usage
 
 MANIFEST = "manifest.json"
@@ -152,7 +152,7 @@ class WorkspaceLock:
             raise WorkspaceLocked(f"workspace {self.path.parent} is being written by {holder}; "
                                   "wait for it to finish") from None
         info = LockHolder(pid=os.getpid(), host=socket.gethostname(), command=" ".join(sys.argv)[:200],
-                          step=step, since=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+                          step=step, since=datetime.now(UTC).isoformat(timespec="seconds"))
         fh.seek(0)
         fh.truncate()
         fh.write(json.dumps(info.__dict__))
@@ -181,7 +181,7 @@ class Workspace:
 
     # -- creation / opening
     @classmethod
-    def init(cls, root: Path | str) -> "Workspace":
+    def init(cls, root: Path | str) -> Workspace:
         """Create the directory (if needed) with a commented default `polyrag.toml`."""
         root = Path(root)
         if root.exists() and not root.is_dir():
@@ -197,15 +197,15 @@ class Workspace:
         return ws
 
     @classmethod
-    def open(cls, root: Path | str, *, create: bool = False, settings: Settings | None = None) -> "Workspace":
+    def open(cls, root: Path | str, *, create: bool = False, settings: Settings | None = None) -> Workspace:
         """Open an existing workspace; with `create`, make it first. Missing → clear error."""
         root = Path(root)
         if not (root / MANIFEST).exists() and not (root / SETTINGS_FILE).exists():
             if create:
                 cls.init(root)
             elif not root.exists():
-                raise WorkspaceError(f"workspace {root} does not exist (create it with `polyrag init {root}` "
-                                     "or by indexing documents into it)")
+                raise WorkspaceError(f"workspace {root} does not exist",
+                                     hint=Hint(action="init_workspace", target=str(root)))
             else:
                 raise WorkspaceError(f"{root} is not a PolyRAG workspace (no {MANIFEST} or {SETTINGS_FILE})")
         return cls(root, settings)
@@ -227,7 +227,7 @@ class Workspace:
 
     # -- lock
     @contextlib.contextmanager
-    def writing(self, step: str) -> Iterator["Workspace"]:
+    def writing(self, step: str) -> Iterator[Workspace]:
         """Hold the write lock for the block (re-entrant within one Workspace object)."""
         if self._lock_depth == 0:
             self.root.mkdir(parents=True, exist_ok=True)
@@ -255,7 +255,7 @@ class Workspace:
         else:
             data = {}
         data.setdefault("format", 1)
-        data.setdefault("created", datetime.now(timezone.utc).isoformat(timespec="seconds"))
+        data.setdefault("created", datetime.now(UTC).isoformat(timespec="seconds"))
         data.setdefault("versions", {})
         data.setdefault("layers", {})
         data.setdefault("steps", {})
@@ -264,7 +264,7 @@ class Workspace:
     def save_manifest(self, data: dict[str, Any]) -> None:
         self._require_lock()
         data["versions"]["polyrag"] = __version__
-        data["updated"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        data["updated"] = datetime.now(UTC).isoformat(timespec="seconds")
         atomic_write_json(self.root / MANIFEST, data)
 
     def record_step(self, step: str, *, seconds: float, usage: Usage | None = None,
@@ -274,7 +274,7 @@ class Workspace:
         data = self.manifest()
         entry = data["steps"].get(step, {"runs": 0})
         entry.update(done=done, seconds=round(seconds, 3), runs=entry["runs"] + 1,
-                     finished=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+                     finished=datetime.now(UTC).isoformat(timespec="seconds"))
         if usage is not None:
             entry["usage"] = usage.to_dict()
         data["steps"][step] = entry

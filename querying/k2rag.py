@@ -17,15 +17,20 @@ about what was asked.
 
 from __future__ import annotations
 
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from pyramid.chunker import Chunker
-from pyramid.session import Session
-from pyramid.summarise import make_summariser
-from pyramid.text_layer import Hit
-from pyramid.types import ChunkEvidence, TripleEvidence, Tracer
+from pyramid.config import QuerySettings
+from pyramid.embeddings import Embedder
+from pyramid.llm import LLM
 from pyramid.prompts import load_prompt
+from pyramid.summarise import make_summariser
+from pyramid.text_layer import Hit, TextLayer
+from pyramid.types import Answer, ChunkEvidence, Handover, LayerName, Tracer, TripleEvidence
+from pyramid.usage import UsageMeter
 from querying.naive import answer_from_chunks, answer_from_context, chunk_evidence
+from querying.options import select_options
 
 SUBQUESTION_SCHEMA = {"type": "object", "properties": {"question": {"type": "string", "maxLength": 200}},
                       "required": ["question"], "additionalProperties": False}
@@ -36,10 +41,37 @@ def triples_as_text(triples: list[TripleEvidence]) -> str:
     return "\n".join(f"{t.subject} {t.relation} {t.object}." for t in triples)
 
 
-def answer_text_path(session: Session, question: str, kg_evidence: list[TripleEvidence],
-                     tracer: Tracer) -> tuple[str, list[ChunkEvidence]]:
+class TextAnswerer:
+    """The text layer's answerer (querying.answerers.Answerer): K²RAG over the KG's handover, or the
+    hybrid naive path when there is none; with options, those its answer supports."""
+
+    name: LayerName = "text"
+
+    def __init__(self, text: TextLayer, llm: LLM, embedder: Embedder, cfg: QuerySettings, meter: UsageMeter) -> None:
+        self.text, self.llm, self.embedder, self.cfg, self.meter = text, llm, embedder, cfg, meter
+
+    def answer(self, question: str, handover: Handover | None = None, *,
+               options: list[str] | None = None) -> Answer:
+        start = time.perf_counter()
+        handover = handover or Handover()
+        tracer = Tracer(self.meter)
+        answer, chunks = answer_text_path(self.text, self.llm, self.embedder, self.cfg, question,
+                                          handover.triples, tracer)
+        selected = select_answered(options, answer, [e.text for e in chunks]) if options else None
+        return Answer(question=question, text=answer, layer="text", pipeline="k2rag" if handover.triples else "hybrid",
+                      selected=selected, evidence=[*handover.triples, *chunks], trace=tracer.steps,
+                      usage=tracer.total(), ms=round((time.perf_counter() - start) * 1000, 1))
+
+
+def select_answered(options: list[str], answer: str, evidence: list[str]) -> list[int]:
+    """The options the text layer's answer supports; if it names none, those of the best chunk. Not
+    every retrieved chunk: ten chunks mention nearly every option of a question about them."""
+    return select_options(options, [answer]) or select_options(options, evidence[:1])
+
+
+def answer_text_path(text: TextLayer, llm: LLM, embedder: Embedder, cfg: QuerySettings, question: str,
+                     kg_evidence: list[TripleEvidence], tracer: Tracer) -> tuple[str, list[ChunkEvidence]]:
     """(answer text, chunk evidence). Caller owns the Answer and the trace."""
-    text, llm, cfg = session.text, session.llm, session.settings.query
     if not kg_evidence:
         with tracer.step("text.retrieve", "text", pipeline="hybrid", lam=text.cfg.lam,
                          k=text.cfg.answer_k) as rec:
@@ -52,7 +84,7 @@ def answer_text_path(session: Session, question: str, kg_evidence: list[TripleEv
         kg_summary = summariser.summarise(triples_as_text(kg_evidence), cfg.summary_words)
         rec.outcome = f"{len(kg_summary.split())} words"
 
-    chunker = Chunker(session.embedder.tokenizer, cfg.subquestion_chunk, cfg.subquestion_overlap)
+    chunker = Chunker(embedder.tokenizer, cfg.subquestion_chunk, cfg.subquestion_overlap)
     pieces = chunker.split_text(kg_summary)[:MAX_SUBQUESTIONS]
     prompt = load_prompt("querying", "subquestion")
 

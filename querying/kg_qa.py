@@ -32,13 +32,15 @@ import re
 import time
 from dataclasses import dataclass, field
 
+from pyramid.config import KGSettings
 from pyramid.kg.index import TripleHit
+from pyramid.kg.layer import KGLayer
 from pyramid.kg.model import Triple, normalise_name
 from pyramid.llm import LLM, LLMSchemaError
 from pyramid.prompts import load_prompt
-from pyramid.session import Session
 from pyramid.text_layer import Bm25Tokenizer
-from pyramid.types import Answer, Tracer, TraceStep, TripleEvidence, check_question
+from pyramid.types import Answer, Tracer, TraceStep, TripleEvidence
+from pyramid.usage import UsageMeter
 from querying.options import select_options
 
 SUFFICIENCY_SCHEMA = {
@@ -271,32 +273,26 @@ def order_evidence(hits: list[TripleHit], cited: list[Triple]) -> list[TripleEvi
     return evidence(ordered)
 
 
-def answer_kg(session: Session, question: str, *, options: list[str] | None = None, mindful: bool = False,
-              k: int | None = None) -> Answer:
+def answer_triples(kg: KGLayer, llm: LLM, cfg: KGSettings, meter: UsageMeter, question: str, *,
+                   options: list[str] | None = None, k: int | None = None) -> Answer:
     """Answer from the KG layer; `layer="none"` (with the retrieved triples) when they are not enough."""
-    question = check_question(question)
-    if mindful:
-        from querying.mindful import answer_mindful
-        return answer_mindful(session, question, options=options, k=k)
     start = time.perf_counter()
-    cfg = session.settings.kg
-    tracer = Tracer(session.meter)
+    tracer = Tracer(meter)
     with tracer.step("kg.retrieve", "kg", k=k or cfg.k, expand=cfg.expand) as rec:
-        hits = session.kg.search(question, k=k or cfg.k, expand=cfg.expand)
+        hits = kg.search(question, k=k or cfg.k, expand=cfg.expand)
         rec.outcome = f"{len(hits)} triples" + (f", best {hits[0].score:.2f}" if hits else "")
-    return finish(question, hits, session, tracer, start, options, pipeline="kg")
+    return finish(question, hits, llm, cfg, tracer, start, options, pipeline="kg")
 
 
-def finish(question: str, hits: list[TripleHit], session: Session, tracer: Tracer, start: float,
+def finish(question: str, hits: list[TripleHit], llm: LLM, cfg: KGSettings, tracer: Tracer, start: float,
            options: list[str] | None, *, pipeline: str, verdict: Verdict | None = None) -> Answer:
     """Judge `hits` (unless a verdict is given) and build the Answer."""
-    cfg = session.settings.kg
     if not hits:
         tracer.steps.append(TraceStep(step="kg.sufficiency", layer="kg", outcome="insufficient: no triples"))
         return Answer(question=question, text="The knowledge graph holds nothing on this question.", layer="none",
                       pipeline=pipeline, trace=tracer.steps, usage=tracer.total(),
                       ms=round((time.perf_counter() - start) * 1000, 1))
-    v = verdict or judge(session.llm, question, hits, tracer, mode=cfg.sufficiency, min_score=cfg.min_score,
+    v = verdict or judge(llm, question, hits, tracer, mode=cfg.sufficiency, min_score=cfg.min_score,
                          overlap_yes=cfg.overlap_yes)
     selected = None
     if options and v.sufficient:

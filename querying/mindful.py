@@ -32,12 +32,15 @@ import time
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
+from pyramid.config import KGSettings
+from pyramid.embeddings import Embedder
 from pyramid.kg.index import TripleHit
+from pyramid.kg.layer import KGLayer
 from pyramid.kg.model import Entity, Triple, normalise_name
 from pyramid.llm import LLM
 from pyramid.prompts import load_prompt
-from pyramid.session import Session
 from pyramid.types import Answer, Tracer
+from pyramid.usage import UsageMeter
 from querying.kg_qa import content_terms, finish, judge, named_in, question_names
 
 RELATIONS_PER_TRY = 5
@@ -213,10 +216,10 @@ def _ask(llm: LLM, name: str, tracer: Tracer, step: str, **values) -> dict:
     return out
 
 
-def link_entities(session: Session, question: str, names: list[str], hits: list[TripleHit]) -> list[str]:
+def link_entities(kg: KGLayer, question: str, names: list[str], hits: list[TripleHit]) -> list[str]:
     """Step 4's anchors: KG entity ids named by step 1 (by normalised name), else the top triples'
     entities that the question names, else the best triple's ends."""
-    store = session.kg.store()
+    store = kg.store()
     norms = [normalise_name(n) for n in names if n.strip()]
     ids = [e.id for e in store.entities(norms)] if norms else []
     if not ids:
@@ -236,12 +239,11 @@ def key_terms(keywords: list[str], entities: list[str], question: str) -> set[st
     return (set(content_terms(" ".join(keywords))) & qterms) - names or qterms - names
 
 
-def answer_mindful(session: Session, question: str, *, options: list[str] | None = None,
-                   k: int | None = None) -> Answer:
+def answer_mindful(kg: KGLayer, llm: LLM, embedder: Embedder, cfg: KGSettings, meter: UsageMeter, question: str,
+                   *, options: list[str] | None = None, k: int | None = None) -> Answer:
     start = time.perf_counter()
-    llm, kg, cfg = session.llm, session.kg, session.settings.kg
     k = k or cfg.k
-    tracer = Tracer(session.meter)
+    tracer = Tracer(meter)
     ents = _ask(llm, "entities", tracer, "1_entities", question=question)
     listed = {"entities": ", ".join(ents["entities"]) or "(none)", "keywords": ", ".join(ents["keywords"]) or "(none)"}
     intent = _ask(llm, "intent", tracer, "2_intent", question=question, **listed)
@@ -252,9 +254,9 @@ def answer_mindful(session: Session, question: str, *, options: list[str] | None
 
     with tracer.step("kg.mindful.4_candidates", "kg") as rec:
         focus = " ".join([question, intent["intent"], context, *ents["keywords"]])
-        qv = session.embedder.embed_one(focus, kind="query")
+        qv = embedder.embed_one(focus, kind="query")
         top = kg.search(question, k=k, query_vector=qv)
-        anchors = link_entities(session, question, ents["entities"], top)
+        anchors = link_entities(kg, question, ents["entities"], top)
         candidates = kg.store().neighbours(anchors, hops=1, limit=MAX_CANDIDATES) or [h.triple for h in top]
         by_relation: dict[str, list[Triple]] = {}
         for t in candidates:
@@ -302,5 +304,5 @@ def answer_mindful(session: Session, question: str, *, options: list[str] | None
         if ok:
             break
         verdict.sufficient = False  # the answer misses the intent: one more try with the next relations
-    return finish(question, hits or [*top], session, tracer, start, options, pipeline="mindful",
+    return finish(question, hits or [*top], llm, cfg, tracer, start, options, pipeline="mindful",
                   verdict=verdict if hits else None)

@@ -38,7 +38,8 @@ _WH = re.compile(r"^\s*(which|what|who|whom|whose|how many|list|name|give|find)\
                  re.IGNORECASE)
 _COUNT = re.compile(r"\b(how many|number of|count of|count the)\b", re.IGNORECASE)
 _LEAD = frozenset(["in", "on", "of", "about", "for", "with", "from", "at", "by", "as", "to", "the", "a", "an"])
-_VERBS = frozenset(["is", "are", "was", "were", "does", "do", "did", "has", "have", "had", "can", "could", "will", "would", "offer", "offers", "offered", "work", "works", "worked", "belong", "belongs", "teach", "teaches", "taught", "hold", "holds", "study", "studies"])
+_VERBS = frozenset("""is are was were does do did has have had can could will would offer offers offered work works worked
+                    belong belongs teach teaches taught hold holds study studies""".split())
 CHOICE_SCHEMA = {"type": "object", "properties": {"choice": {"type": "integer", "minimum": 1,
                                                              "maximum": MAX_CHOICES}},
                  "required": ["choice"], "additionalProperties": False}

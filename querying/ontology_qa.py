@@ -16,15 +16,20 @@ from __future__ import annotations
 import time
 import weakref
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
-from pyramid.errors import PolyragError
-from pyramid.llm import LLMError
+from pyramid.config import OntologySettings
+from pyramid.embeddings import Embedder
+from pyramid.errors import Hint, InputError, PolyragError
+from pyramid.llm import LLM, LLMError
 from pyramid.ontology.labels import LabelIndex, Link
+from pyramid.ontology.layer import OntologyLayer
 from pyramid.ontology.rdfio import text_rows
 from pyramid.ontology.vocab import Vocab
 from pyramid.session import Session
-from pyramid.types import Answer, SparqlEvidence, Tracer, check_question
+from pyramid.types import Answer, Handover, LayerName, SparqlEvidence, Tracer, check_question
+from pyramid.usage import UsageMeter
 from querying.onto_planner import Planner, TermVectors
 from querying.options import Value, select_options
 from querying.sparql_plan import QueryPlan, compile_plan
@@ -33,115 +38,130 @@ Mode = Literal["plan", "raw"]
 LABELS_CACHE = "ontology-labels.json"
 
 
-# ------------------------------------------------------------------ per-session context
 @dataclass
 class OntologyContext:
-    """What answering needs from the layer, built once per session: the vocabulary, the label
-    index (persisted in the workspace cache, keyed by the layer's build steps) and the term vectors."""
+    """What answering needs from the layer, built once per store generation: the vocabulary, the
+    label index (persisted in the workspace cache, keyed by the store's generation) and the term vectors."""
 
     vocab: Vocab
     index: LabelIndex
     vectors: TermVectors
 
-    def planner(self, session: Session) -> Planner:
-        return Planner(self.vocab, self.index, self.vectors, session.llm)
+
+# One context per layer object (a session's), rebuilt when the store changes.
+_contexts: weakref.WeakKeyDictionary[OntologyLayer, OntologyContext] = weakref.WeakKeyDictionary()
 
 
-_contexts: weakref.WeakKeyDictionary[Session, OntologyContext] = weakref.WeakKeyDictionary()
+class OntologyAnswerer:
+    """The ontology layer's answerer (querying.answerers.Answerer): plan or raw SPARQL, safe run, decide."""
+
+    name: LayerName = "ontology"
+
+    def __init__(self, layer: OntologyLayer, llm: LLM, embedder: Embedder, cfg: OntologySettings,
+                 meter: UsageMeter, cache_dir: Path, *, mode: Mode = "plan") -> None:
+        if mode not in ("plan", "raw"):
+            raise InputError(f"unknown SPARQL mode '{mode}'", hint=Hint(param="sparql", values="plan or raw"))
+        self.layer, self.llm, self.embedder, self.cfg = layer, llm, embedder, cfg
+        self.meter, self.cache_dir, self.mode = meter, cache_dir, mode
+
+    @classmethod
+    def from_session(cls, session: Session, *, mode: Mode = "plan") -> OntologyAnswerer:
+        return cls(session.ontology, session.llm, session.embedder, session.settings.ontology, session.meter,
+                   session.ws.path("cache"), mode=mode)
+
+    def select(self, query: str) -> list[dict[str, str]]:
+        """SELECT through the layer's safe path (the read-only check, the query process, timeout, row cap)."""
+        return text_rows(self.layer.select(query, timeout_s=self.cfg.timeout_s, row_cap=self.cfg.row_cap))
+
+    def context(self) -> OntologyContext:
+        """Built once per layer object and again whenever the store changes (its registry generation)."""
+        layer = self.layer
+        fp = layer.store.generation
+        ctx = _contexts.get(layer)
+        if ctx is None or ctx.index.fingerprint != fp:
+            vocab = Vocab.from_schema(layer.schema)
+            path = self.cache_dir / LABELS_CACHE
+            index = LabelIndex.load(path, fp)
+            if index is None:
+                index = LabelIndex.from_select(layer.select_trusted, fingerprint=fp)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                index.save(path)  # a cache file: written atomically, no workspace lock needed
+            ctx = OntologyContext(vocab, index, TermVectors(vocab, self.embedder))
+            _contexts[layer] = ctx
+        return ctx
+
+    def answer(self, question: str, handover: Handover | None = None, *,
+               options: list[str] | None = None) -> Answer:
+        """Answer from the ontology layer; layer "none" when it cannot (see the module docstring)."""
+        mode = self.mode
+        start = time.perf_counter()
+        tracer = Tracer(self.meter)
+        max_rows = self.cfg.max_rows
+
+        def finish(text: str, answered: bool, evidence: list[SparqlEvidence], selected: list[int] | None) -> Answer:
+            return Answer(question=question, text=text, layer="ontology" if answered else "none",
+                          pipeline=f"ontology-{mode}", selected=selected if answered else None, evidence=evidence,
+                          trace=tracer.steps, usage=tracer.total(), ms=round((time.perf_counter() - start) * 1000, 1))
+
+        with tracer.step("ontology.context", "ontology") as rec:
+            ctx = self.context()
+            rec.outcome = f"{len(ctx.vocab.classes)} classes, {len(ctx.vocab.properties)} properties, " \
+                          f"{len(ctx.index)} labelled instances"
+        option_links = [ctx.index.link(o) for o in options] if options else []
+
+        plan: QueryPlan | None = None
+        if mode == "plan":
+            with tracer.step("ontology.plan", "ontology", options=len(options or [])) as rec:
+                try:
+                    draft = Planner(ctx.vocab, ctx.index, ctx.vectors, self.llm).draft(question, options)
+                except LLMError as err:
+                    rec.outcome = f"error: {err}"
+                    return finish(f"The ontology layer could not plan this question ({err}).", False, [], None)
+                rec.input.update(draft.trace())
+                plan = draft.plan
+                rec.outcome = "planned" if plan else f"no plan: {draft.reason}"
+            if plan is None:
+                return finish(f"The ontology layer has no query for this question: {draft.reason}.", False, [], None)
+            with tracer.step("ontology.compile", "ontology") as rec:
+                query = compile_plan(plan, ctx.vocab, limit=self.cfg.row_cap)
+                rec.outcome = f"{len(query.splitlines())} lines of SPARQL"
+        else:
+            from querying.sparql_raw import write_query
+
+            with tracer.step("ontology.raw", "ontology") as rec:
+                try:
+                    raw = write_query(self.llm, question, ctx.vocab, ctx.index, self.select,
+                                      known_prefixes=self.layer.prefixes, namespace=self.layer.schema.namespace)
+                except LLMError as err:
+                    rec.outcome = f"error: {err}"
+                    return finish(f"The ontology layer could not write a query ({err}).", False, [], None)
+                rec.input.update({"attempts": raw.attempts, "errors": raw.errors})
+                rec.outcome = "valid query" if raw.query else f"no valid query: {'; '.join(raw.errors)[:200]}"
+            if not raw.query:
+                return finish("The model's SPARQL did not fit the ontology: " + "; ".join(raw.errors), False, [],
+                              None)
+            query = raw.query
+
+        with tracer.step("ontology.run", "ontology") as rec:
+            try:
+                rows = self.select(query)
+            except PolyragError as err:
+                rec.outcome = f"error: {err}"
+                evidence = [SparqlEvidence(plan=_plan_dict(plan), query=query)]
+                return finish(f"The ontology query failed: {err}", False, evidence, None)
+            rec.outcome = f"{len(rows)} rows"
+        evidence = [SparqlEvidence(plan=_plan_dict(plan), query=query, rows=rows[:max_rows * 5])]
+        return _decide(question, rows, plan, options, option_links, max_rows, tracer, finish, evidence)
 
 
-def select_fn(session: Session):
-    """SELECT through the layer's safe path (the read-only check, the query process, timeout, row cap)."""
-    cfg = session.settings.ontology
-
-    def run(query: str) -> list[dict[str, str]]:
-        return text_rows(session.ontology.select(query, timeout_s=cfg.timeout_s, row_cap=cfg.row_cap))
-    return run
+def answer_ontology(session: Session, question: str, *, options: list[str] | None = None,
+                    mode: Mode = "plan") -> Answer:
+    """The ontology layer alone, on a session's layer and model."""
+    return OntologyAnswerer.from_session(session, mode=mode).answer(check_question(question), options=options)
 
 
 def context(session: Session) -> OntologyContext:
-    """Built once per session and again whenever the store changes (its registry generation)."""
-    layer = session.ontology
-    fp = layer.store.generation
-    ctx = _contexts.get(session)
-    if ctx is None or ctx.index.fingerprint != fp:
-        vocab = Vocab.from_schema(layer.schema)
-        path = session.ws.path("cache", LABELS_CACHE)
-        index = LabelIndex.load(path, fp)
-        if index is None:
-            index = LabelIndex.from_select(layer.select_trusted, fingerprint=fp)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            index.save(path)  # a cache file: written atomically, no workspace lock needed
-        ctx = OntologyContext(vocab, index, TermVectors(vocab, session.embedder))
-        _contexts[session] = ctx
-    return ctx
-
-
-# ------------------------------------------------------------------ answering
-def answer_ontology(session: Session, question: str, *, options: list[str] | None = None,
-                    mode: Mode = "plan") -> Answer:
-    """Answer from the ontology layer; layer "none" when it cannot (see the module docstring)."""
-    question = check_question(question)
-    if mode not in ("plan", "raw"):
-        raise PolyragError(f"unknown SPARQL mode '{mode}' (choose plan or raw)")
-    start = time.perf_counter()
-    tracer = Tracer(session.meter)
-    max_rows = session.settings.ontology.max_rows
-
-    def finish(text: str, answered: bool, evidence: list[SparqlEvidence], selected: list[int] | None) -> Answer:
-        return Answer(question=question, text=text, layer="ontology" if answered else "none",
-                      pipeline=f"ontology-{mode}", selected=selected if answered else None, evidence=evidence,
-                      trace=tracer.steps, usage=tracer.total(), ms=round((time.perf_counter() - start) * 1000, 1))
-
-    with tracer.step("ontology.context", "ontology") as rec:
-        ctx = context(session)
-        rec.outcome = f"{len(ctx.vocab.classes)} classes, {len(ctx.vocab.properties)} properties, " \
-                      f"{len(ctx.index)} labelled instances"
-    option_links = [ctx.index.link(o) for o in options] if options else []
-
-    plan: QueryPlan | None = None
-    if mode == "plan":
-        with tracer.step("ontology.plan", "ontology", options=len(options or [])) as rec:
-            try:
-                draft = ctx.planner(session).draft(question, options)
-            except LLMError as err:
-                rec.outcome = f"error: {err}"
-                return finish(f"The ontology layer could not plan this question ({err}).", False, [], None)
-            rec.input.update(draft.trace())
-            plan = draft.plan
-            rec.outcome = "planned" if plan else f"no plan: {draft.reason}"
-        if plan is None:
-            return finish(f"The ontology layer has no query for this question: {draft.reason}.", False, [], None)
-        with tracer.step("ontology.compile", "ontology") as rec:
-            query = compile_plan(plan, ctx.vocab, limit=session.settings.ontology.row_cap)
-            rec.outcome = f"{len(query.splitlines())} lines of SPARQL"
-    else:
-        from querying.sparql_raw import write_query
-
-        with tracer.step("ontology.raw", "ontology") as rec:
-            try:
-                layer = session.ontology
-                raw = write_query(session.llm, question, ctx.vocab, ctx.index, select_fn(session),
-                                  known_prefixes=layer.prefixes, namespace=layer.schema.namespace)
-            except LLMError as err:
-                rec.outcome = f"error: {err}"
-                return finish(f"The ontology layer could not write a query ({err}).", False, [], None)
-            rec.input.update({"attempts": raw.attempts, "errors": raw.errors})
-            rec.outcome = "valid query" if raw.query else f"no valid query: {'; '.join(raw.errors)[:200]}"
-        if not raw.query:
-            return finish("The model's SPARQL did not fit the ontology: " + "; ".join(raw.errors), False, [], None)
-        query = raw.query
-
-    with tracer.step("ontology.run", "ontology") as rec:
-        try:
-            rows = select_fn(session)(query)
-        except PolyragError as err:
-            rec.outcome = f"error: {err}"
-            evidence = [SparqlEvidence(plan=_plan_dict(plan), query=query)]
-            return finish(f"The ontology query failed: {err}", False, evidence, None)
-        rec.outcome = f"{len(rows)} rows"
-    evidence = [SparqlEvidence(plan=_plan_dict(plan), query=query, rows=rows[:max_rows * 5])]
-    return _decide(question, rows, plan, options, option_links, max_rows, tracer, finish, evidence)
+    return OntologyAnswerer.from_session(session).context()
 
 
 def _plan_dict(plan: QueryPlan | None) -> dict | None:

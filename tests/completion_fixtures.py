@@ -3,12 +3,18 @@
 The KG says, for every staff member, things the ontology has an attribute for (position, works for)
 and things it has none for (research interests, e-mail), under several wordings each, plus a few
 triples about untyped subjects. Names are written differently in the two layers ('Prof. Ada CHAN'
-in the KG, 'Ada Chan' in the ontology), as in the PolyU data.
+in the KG, 'Ada Chan' in the ontology), as in the PolyU data. `OxigraphTarget` applies proposals to
+a plain Oxigraph store, for tests without a workspace.
 """
 
 from __future__ import annotations
 
-from completion.types import KGTriple
+import pyoxigraph as ox
+
+from completion.sources import PREFIXES as SPARQL_PREFIXES
+from completion.sources import oxigraph_select, read_view
+from completion.target import Instances, Statement, nt_lines
+from completion.types import KGTriple, OntologyView
 
 BASE = "http://example.org/"
 FIRST = ["Ada", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kay", "Lou", "Max", "Ned",
@@ -72,7 +78,7 @@ def kg_triples() -> list[KGTriple]:
     rows: list[tuple[str, str, str]] = []
     interest = ["has research interests in", "has research interest in", "research interests include"]
     email = ["has email address", "has email", "has an email address"]
-    for i, (sid, label, name, dept) in enumerate(staff()):
+    for i, (_sid, label, name, dept) in enumerate(staff()):
         for j in range(2):
             rows.append((name, interest[(i + j) % 3], TOPICS[(i + 3 * j) % len(TOPICS)]))
         rows.append((name, email[i % 3], f"{label.split()[0].lower()}@example.edu"))
@@ -98,3 +104,47 @@ def kg_json_rows(triples: list[KGTriple]) -> list[dict[str, str]]:
     """Triples in the `polyrag kg import` JSON format."""
     return [{"sub": t.subject, "rel": t.relation, "obj": t.object, "chunk_id": t.chunk_id, "doc_id": t.doc_id}
             for t in triples]
+
+
+# --------------------------------------------------------------------------- a plain-store target
+# The schema part of a store that mixes schema and instances in one graph: statements about declared
+# terms, the ontology header and restrictions (a workspace keeps its schema in a graph of its own).
+SCHEMA_QUERY = SPARQL_PREFIXES + """
+SELECT ?s ?p ?o WHERE {
+  VALUES ?t { owl:Class rdfs:Class owl:DatatypeProperty owl:ObjectProperty owl:AnnotationProperty rdf:Property
+              owl:Ontology owl:Restriction }
+  ?s a ?t . ?s ?p ?o .
+}"""
+
+# RDFS entailment of typing (rdfs2, rdfs3, rdfs9), enough for new attributes' domains and ranges and
+# new classes (on a workspace, the ontology layer's own reasoner does this).
+_REASON = SPARQL_PREFIXES + """
+INSERT { ?s a ?d } WHERE { ?p rdfs:domain ?d . ?s ?p ?o . FILTER NOT EXISTS { ?s a ?d } } ;
+INSERT { ?o a ?r } WHERE { ?p rdfs:range ?r . ?p a owl:ObjectProperty . ?s ?p ?o . FILTER(isIRI(?o))
+                           FILTER NOT EXISTS { ?o a ?r } } ;
+INSERT { ?x a ?super } WHERE { ?c rdfs:subClassOf+ ?super . ?x a ?c . FILTER(isIRI(?super))
+                               FILTER NOT EXISTS { ?x a ?super } }
+"""
+
+
+class OxigraphTarget:
+    """`completion.target.OntologyTarget` over a plain pyoxigraph `Store` holding schema and instances
+    in one graph, for tests that need no workspace: one transactional `Store.extend`, then one
+    transactional SPARQL update for the RDFS typing."""
+
+    def __init__(self, store) -> None:
+        self.store = store
+
+    def view(self) -> OntologyView:
+        return read_view(oxigraph_select(self.store))
+
+    def schema(self) -> list[str]:
+        return nt_lines(ox.Triple(sol["s"], sol["p"], sol["o"]) for sol in self.store.query(SCHEMA_QUERY))
+
+    def apply(self, schema: list[Statement], instances: Instances) -> dict[str, int]:
+        statements = [*schema, *(st for group in instances.values() for st in group)]
+        before = len(self.store)
+        self.store.extend([ox.Quad(*st.triple(), ox.DefaultGraph()) for st in statements])
+        added = len(self.store) - before
+        self.store.update(_REASON)
+        return {"added": added, "inferred": len(self.store) - before - added}

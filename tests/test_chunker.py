@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pyramid.chunker import Chunker, windows
 from pyramid.corpus import Document
@@ -32,7 +33,7 @@ def test_windows_cover_every_token_with_exact_overlaps(args):
         covered.update(range(s, e))
     assert covered == set(range(n))                       # every token covered
     assert ws[0][0] == 0 and ws[-1][1] == n                # first starts at 0, last ends at n
-    for (s1, e1), (s2, e2) in zip(ws, ws[1:]):
+    for (s1, e1), (s2, _e2) in zip(ws, ws[1:]):
         assert e1 - s2 == overlap                          # consecutive windows share exactly O tokens
         assert e1 - s1 == size                             # only the last window may be short
     s_last, e_last = ws[-1]

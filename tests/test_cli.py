@@ -6,7 +6,6 @@ import hashlib
 import json
 
 import pytest
-
 from conftest import run_cli
 
 
@@ -32,14 +31,16 @@ def bad_files(tmp_path):
     (tmp_path / "latin1.jsonl").write_bytes(b'{"id": "a", "text": "caf\xe9"}\n')
     (tmp_path / "nocol.csv").write_text("body,source\nhello,x\n")
     (tmp_path / "empty.jsonl").write_text("")
+    (tmp_path / "c.data").write_text("x")
     (tmp_path / "huge.jsonl").write_text(json.dumps({"id": "h", "text": "x " * (5 * 1024 * 1024)}) + "\n")
     return {
         "badline.jsonl": r"badline\.jsonl, line 2: not valid JSON",
         "latin1.jsonl": r"latin1\.jsonl, line 1: not UTF-8",
-        "nocol.csv": r"nocol\.csv, line 1: no column 'text'",
+        "nocol.csv": r"nocol\.csv, line 1: no column 'text' \(columns: body, source\) \(pass --text-field\)",
         "empty.jsonl": r"empty\.jsonl: no documents found",
         "huge.jsonl": r"huge\.jsonl, line 1: document 'h' is 10\.0 MB, above the limit",
         "missing.jsonl": r"missing\.jsonl: not found",
+        "c.data": r"c\.data: cannot tell the format from the name \(pass --format jsonl\|csv\|dir\|text\)",
     }
 
 
@@ -80,6 +81,7 @@ def test_search_prints_both_component_scores_as_json(indexed, capsys):
 def test_missing_workspace_and_empty_question(tmp_path, capsys):
     code, _, err = run_cli(["search", tmp_path / "nope", "x"], capsys)
     assert code == 2 and "does not exist" in err
+    assert f"polyrag init {tmp_path / 'nope'}" in err          # the hint, with the workspace, in CLI words
     code, _, err = run_cli(["ask", tmp_path / "nope", "  "], capsys)
     assert code == 2 and "question is empty" in err
 

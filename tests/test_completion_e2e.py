@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from completion_fixtures import BASE, WEBSITES, kg_triples, ontology_ttl, website_triples
+from completion_fixtures import BASE, WEBSITES, OxigraphTarget, kg_triples, ontology_ttl, website_triples
 from conftest import run_cli
 
 from completion.apply import apply_accepted
@@ -17,7 +17,6 @@ from completion.plot import plot
 from completion.review import CompletionFiles, accept, reject
 from completion.service import run_in_workspace
 from completion.sources import load_rdf_store
-from completion.target import OxigraphTarget
 from completion.types import KGTriple
 from pyramid.config import CompletionSettings
 from pyramid.errors import InputError

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 import yaml
-from completion_fixtures import BASE, ontology_ttl
+from completion_fixtures import BASE, OxigraphTarget, ontology_ttl
 
 from completion.apply import apply_accepted
 from completion.errors import ReviewError
@@ -13,9 +13,8 @@ from completion.proposals import Assertion, Proposal
 from completion.proposals_file import ProposalsDoc
 from completion.review import CompletionFiles, accept, reject, show
 from completion.sources import load_rdf_store
-from completion.target import OxigraphTarget
 from completion.versions import SchemaHistory
-from pyramid.errors import InputError
+from pyramid.errors import Hint, InputError
 
 EMAIL = Proposal(id="P0001", kind="attribute", name="has_email_address", label="has email address",
                  domain="STAFF", range="xsd:string", medoid="staff has email address", triples=2)
@@ -77,13 +76,15 @@ def test_bad_inputs_leave_store_and_files_unchanged(setup):
     n, text = _count(target), files.proposals.read_text()
     with pytest.raises(ReviewError, match="no proposal 'P0099'.*P0001, P0002, P0003"):
         accept(files, "P0099")
-    with pytest.raises(ReviewError, match="nothing to apply: no proposal is accepted"):
+    with pytest.raises(ReviewError, match="nothing to apply: no proposal is accepted") as exc:
         apply_accepted(files, target)
+    assert exc.value.hint == Hint(action="accept_proposal", target=str(files.ws.root))
     with pytest.raises(ReviewError, match="not a class of the ontology"):
         accept(files, "P0001", domain="PLANET")
     accept(files, "P0001", name="has_name")       # clashes with an existing attribute: refused at apply
-    with pytest.raises(ReviewError, match="already names a term"):
+    with pytest.raises(ReviewError, match="already names a term") as exc:
         apply_accepted(files, target)
+    assert exc.value.hint == Hint(action="rename_proposal", target=str(files.ws.root))
     assert _count(target) == n and not files.history.exists()
     assert files.proposals.read_text() != text    # only the accept itself was recorded
 

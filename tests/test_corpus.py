@@ -7,7 +7,7 @@ import json
 import pytest
 
 from pyramid.corpus import load_documents
-from pyramid.errors import InputError
+from pyramid.errors import Hint, InputError
 
 
 def write_jsonl(path, rows):
@@ -107,5 +107,6 @@ def test_directory_of_text_files(tmp_path):
 def test_unknown_extension_asks_for_a_format(tmp_path):
     f = tmp_path / "c.data"
     f.write_text("x", encoding="utf-8")
-    with pytest.raises(InputError, match="--format"):
+    with pytest.raises(InputError, match="cannot tell the format") as exc:
         load_documents(f)
+    assert exc.value.hint == Hint(param="format", values="jsonl|csv|dir|text")

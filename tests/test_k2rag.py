@@ -11,7 +11,7 @@ from pyramid.corpus import Document
 from pyramid.llm.scripted import ScriptedProvider
 from pyramid.session import Session
 from pyramid.summarise import ExtractiveSummariser, sentences
-from pyramid.types import TripleEvidence, Tracer
+from pyramid.types import Tracer, TripleEvidence
 from querying.k2rag import answer_text_path
 
 DOCS = [
@@ -48,7 +48,7 @@ RULES = {
 def test_text_path_runs_every_k2rag_step_in_order(session):
     s = session(RULES, subquestion_with_question=False)  # K²RAG exactly as published
     tracer = Tracer(s.meter)
-    text, evidence = answer_text_path(s, Q, TRIPLES, tracer)
+    text, evidence = answer_text_path(s.text, s.llm, s.embedder, s.settings.query, Q, TRIPLES, tracer)
     assert text == "Number 9."
     assert [st.step for st in tracer.steps] == ["text.summarise_kg", "text.subquestions",
                                                 "text.summarise_answers", "text.answer"]
@@ -64,7 +64,7 @@ def test_text_path_runs_every_k2rag_step_in_order(session):
 def test_by_default_the_question_itself_is_answered_beside_the_sub_questions(session):
     s = session(RULES)
     tracer = Tracer(s.meter)
-    answer_text_path(s, Q, TRIPLES, tracer)
+    answer_text_path(s.text, s.llm, s.embedder, s.settings.query, Q, TRIPLES, tracer)
     assert tracer.steps[1].input["subquestions"] == [Q, "Which shirt number did Ronaldo wear in 2002?"]
     calls = s.llm.provider.calls
     assert len(calls) == 4                  # sub-question, two sub-answers, final answer
@@ -76,7 +76,7 @@ def test_by_default_the_question_itself_is_answered_beside_the_sub_questions(ses
 def test_without_kg_results_the_naive_hybrid_path_answers_and_says_so(session):
     s = session({"Question: What do jaguars eat?": "Deer, capybaras and fish."})
     tracer = Tracer(s.meter)
-    text, evidence = answer_text_path(s, "What do jaguars eat?", [], tracer)
+    text, evidence = answer_text_path(s.text, s.llm, s.embedder, s.settings.query, "What do jaguars eat?", [], tracer)
     assert text == "Deer, capybaras and fish." and evidence[0].doc_id == "jaguar"
     assert tracer.steps[0].outcome.startswith("no KG results: hybrid naive path")
     assert len(s.llm.provider.calls) == 1

@@ -126,8 +126,10 @@ def test_changed_and_removed_documents_are_replaced(workspace, embedder):
 
 def test_build_without_documents_says_what_to_do(workspace, embedder):
     s = kg_session(workspace, embedder, {})
-    with pytest.raises(WorkspaceError, match="no documents; add them with `polyrag index"):
+    with pytest.raises(WorkspaceError, match="has no documents") as err:
         s.kg.build(s.llm)
+    assert err.value.hint is not None and err.value.hint.action == "add_documents"
+    assert "add documents first" in str(err.value)  # said in library words
 
 
 def test_a_changed_prompt_or_model_re_extracts(workspace, embedder, monkeypatch):

@@ -8,7 +8,7 @@ import json
 import pytest
 from conftest import run_cli
 
-from pyramid.errors import InputError
+from pyramid.errors import Hint, InputError
 from pyramid.kg.importer import read_triples
 from pyramid.kg.layer import KGLayer
 
@@ -77,8 +77,9 @@ def test_import_aborts_or_skips_and_reimport_replaces(workspace, embedder, tmp_p
     f.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
     kg = KGLayer(workspace, embedder)
     with pytest.raises(InputError, match=r"kg\.jsonl: 1 malformed rows, nothing imported: line 3: field 'rel': "
-                                         r"empty relation\. Fix them, or pass --on-error skip"):
+                                         r"empty relation\. Fix them, or skip them") as exc:
         kg.import_file(f)
+    assert exc.value.hint == Hint(param="on_error", values="skip")
     assert not kg.exists and not (kg.dir / "graph.kuzu").exists()
     r = kg.import_file(f, on_error="skip")
     assert r.skipped == ["line 3: field 'rel': empty relation"]
@@ -94,6 +95,7 @@ def test_cli_import_messages(workspace, tmp_path, capsys):
     f.write_text("sub,rel,obj\nA,likes,B\nC,,D\n")
     code, out, err = run_cli(["kg", "import", workspace.root, f], capsys)
     assert code == 2 and "line 3: field 'rel': empty relation" in err and "Traceback" not in err
+    assert "(pass --on-error skip)" in err                     # the hint, in the command line's words
     code, out, err = run_cli(["kg", "import", workspace.root, f, "--on-error", "skip"], capsys)
     assert code == 0 and "imported 1 triples" in out and "skipped 1 malformed rows" in out
     code, out, err = run_cli(["kg", "stats", workspace.root, "--json"], capsys)

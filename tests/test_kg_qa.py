@@ -11,7 +11,8 @@ from kg_fixtures import SPORTS, kg_session, t
 
 from pyramid.kg.index import TripleHit
 from pyramid.kg.model import Entity
-from querying.kg_qa import answer_kg, compute_signals, decide
+from querying.answerers import answer_kg
+from querying.kg_qa import compute_signals, decide
 from querying.mindful import Constraints, align, ground, rank_relations
 
 Q_BLUES = "Who was the captain of the St. Louis Blues?"
@@ -147,6 +148,7 @@ def test_ask_layer_kg_json_from_the_cli(workspace, tmp_path, capsys, monkeypatch
 
 def test_only_names_in_the_question_link_entities():
     from kg_fixtures import t as triple
+
     from querying.kg_qa import question_names
 
     assert question_names("Did Paris Saint-Germain win Ligue 1?").words == {"paris", "saint", "germain", "ligue", "1"}

@@ -11,8 +11,8 @@ import time
 import urllib.request
 
 import pytest
-
 from conftest import ROOT, run_cli
+
 from pyramid.llm.client import LLM
 from pyramid.llm.llamacpp import LlamaCppProvider, default_gguf
 from pyramid.llm.openai_compat import OpenAICompatProvider

@@ -8,8 +8,8 @@ import pytest
 
 from pyramid.corpus import Document
 from pyramid.errors import InputError
-from pyramid.llm.scripted import ScriptedProvider
 from pyramid.llm.client import LLM
+from pyramid.llm.scripted import ScriptedProvider
 from pyramid.text_layer import TextLayer
 from querying.naive import answer_naive
 

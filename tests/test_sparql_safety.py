@@ -15,10 +15,9 @@ import time
 import pyoxigraph as ox
 import pytest
 
-from pyramid.errors import InputError, QueryRefused
-from pyramid.ontology.store import OntologyStore
-from pyramid.errors import QueryTimeout
+from pyramid.errors import InputError, QueryRefused, QueryTimeout
 from pyramid.ontology.safety import check_query
+from pyramid.ontology.store import OntologyStore
 
 REFUSED = [
     "INSERT DATA { <http://a> <http://b> <http://c> }",

@@ -113,8 +113,9 @@ def test_removal_and_persistence(layer, embedder):
 
 
 def test_search_on_an_empty_workspace_says_what_to_do(workspace, embedder):
-    with pytest.raises(WorkspaceError, match="no text layer yet; run `polyrag index`"):
+    with pytest.raises(WorkspaceError, match="no text layer yet") as err:
         TextLayer(workspace, embedder).search("anything")
+    assert err.value.hint.action == "add_documents" and err.value.hint.target == str(workspace.root)
 
 
 def test_corpus_store_keeps_full_documents_for_the_other_layers(workspace):

@@ -13,11 +13,13 @@ from kg_fixtures import SPORTS
 
 from pyramid.config import load_settings
 from pyramid.corpus import Document
+from pyramid.errors import QueryTimeout
 from pyramid.llm.scripted import ScriptedProvider
 from pyramid.progress import NullProgress
 from pyramid.session import Session
-from pyramid.workspace import Workspace
 from pyramid.types import Answer
+from pyramid.workspace import Workspace
+from querying.answerers import answerers
 from querying.router import ask
 from querying.waterfall import answer_waterfall
 
@@ -123,16 +125,31 @@ def test_kg_insufficient_hands_its_triples_to_the_k2rag_text_path(pyramid_root, 
     assert next(e for e in a.evidence if e.kind == "chunk").doc_id == "jersey"
 
 
+class _Broken:
+    name = "ontology"
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    def answer(self, question, handover=None, *, options=None):
+        raise self.error
+
+
 def test_a_failing_layer_is_recorded_and_the_next_one_answers(pyramid_root, embedder):
     s = session(pyramid_root, embedder, kg_says(Q_KG, True, "Alex Pietrangelo", [1]))
-
-    def broken(session, question, **kwargs):
-        raise TimeoutError("store did not answer in 10 s")
-
-    a = answer_waterfall(s, Q_KG, answerers={"ontology": broken})
+    chain = [_Broken(QueryTimeout("store did not answer in 10 s")), *answerers(s, ["kg", "text"])]
+    a = answer_waterfall(s, Q_KG, chain=chain)
     assert a.layer == "kg"
     err = a.trace[0]
-    assert err.step == "ontology.error" and "TimeoutError: store did not answer" in err.outcome
+    assert err.step == "ontology.error" and "QueryTimeout: store did not answer" in err.outcome
+
+
+def test_a_bug_in_a_layer_is_raised_not_passed_down(pyramid_root, embedder):
+    # only the project's errors hand the question on; a programming error must be seen
+    s = session(pyramid_root, embedder, kg_says(Q_KG, True, "Alex Pietrangelo", [1]))
+    chain = [_Broken(TypeError("unsupported operand")), *answerers(s, ["kg", "text"])]
+    with pytest.raises(TypeError, match="unsupported operand"):
+        answer_waterfall(s, Q_KG, chain=chain)
 
 
 def test_an_unknown_llm_reply_is_an_error_in_the_trace_not_a_crash(pyramid_root, embedder):

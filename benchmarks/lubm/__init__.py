@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from benchmarks.lubm.answers import answer_key
 from benchmarks.lubm.generator import generate
 from benchmarks.lubm.queries import QUERIES
 from benchmarks.lubm.sparql_rules import sparql_fixpoint
@@ -52,10 +53,6 @@ def _time_limit(seconds: float):
         signal.signal(signal.SIGALRM, old)
 
 
-def _key(row) -> tuple[str, ...]:
-    return tuple("" if v is None else str(v) for v in row)
-
-
 def ours(ontology: Path, data: list[Path], workdir: Path) -> dict[str, Any]:
     """Load, reason and answer with the ontology layer in a fresh workspace."""
     from pyramid.ontology.layer import OntologyLayer
@@ -75,7 +72,7 @@ def ours(ontology: Path, data: list[Path], workdir: Path) -> dict[str, Any]:
             t = time.perf_counter()
             res = layer.query(q, row_cap=10**9, timeout_s=600)
             times[name] = time.perf_counter() - t
-            answers[name] = {_key(r[v] for v in res.variables) for r in res.rows}
+            answers[name] = {answer_key(r[v] for v in res.variables) for r in res.rows}
         return {"load_s": load_s, "materialise_s": report.seconds, "fixpoint_s": report.reason_seconds,
                 "asserted": report.asserted, "inferred": report.inferred, "query_s": times, "answers": answers}
     finally:
@@ -109,7 +106,7 @@ def reference(ontology: Path, data: list[Path], query_timeout: float) -> dict[st
             continue
         try:
             with _time_limit(query_timeout):
-                answers[name] = {_key(row) for row in graph.query(q)}
+                answers[name] = {answer_key(row) for row in graph.query(q)}
         except _Stopped:
             stopped.append(name)
         times[name] = time.perf_counter() - t
@@ -119,7 +116,7 @@ def reference(ontology: Path, data: list[Path], query_timeout: float) -> dict[st
     for name, q in QUERIES.items():
         result = closure.query(q)
         names = [v.value for v in result.variables]
-        on_oxigraph[name] = {_key(to_python(sol[n]) for n in names) for sol in result}
+        on_oxigraph[name] = {answer_key(to_python(sol[n]) for n in names) for sol in result}
     return {"load_s": load_s, "materialise_s": materialise_s, "asserted": asserted, "closure": len(graph),
             "query_s": times, "stopped": stopped, "answers": answers, "closure_answers": on_oxigraph}
 

@@ -26,7 +26,6 @@ Output is N-Triples (one file per university), deterministic for a seed.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
 UB = "http://swat.cse.lehigh.edu/onto/univ-bench.owl#"
@@ -175,8 +174,3 @@ def generate(universities: int, out_dir: Path, *, seed: int = 0, departments: in
         path.write_text("\n".join(university(u, seed=seed, departments=departments)) + "\n", encoding="utf-8")
         paths.append(path)
     return paths
-
-
-def iter_lines(universities: int, *, seed: int = 0, departments: int | None = None) -> Iterator[str]:
-    for u in range(universities):
-        yield from university(u, seed=seed, departments=departments)

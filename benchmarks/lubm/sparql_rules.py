@@ -19,6 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks.lubm.answers import answer_key
+
 PREFIXES = """PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>
 PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
 PREFIX owl: <http://www.w3.org/2002/07/owl#>
@@ -55,7 +57,6 @@ def sparql_fixpoint(ontology: Path, data: list[Path], queries: dict[str, str], *
     RULES to a fixpoint, answer `queries`."""
     import pyoxigraph as ox
 
-    from benchmarks.lubm import _key
     from pyramid.ontology.rdfio import to_python
 
     store = ox.Store(str(on_disk)) if on_disk is not None else ox.Store()
@@ -80,7 +81,7 @@ def sparql_fixpoint(ontology: Path, data: list[Path], queries: dict[str, str], *
         t = time.perf_counter()
         result = store.query(q)
         names = [v.value for v in result.variables]
-        answers[name] = {_key(to_python(sol[n]) for n in names) for sol in result}
+        answers[name] = {answer_key(to_python(sol[n]) for n in names) for sol in result}
         times[name] = time.perf_counter() - t
     return {"load_s": load_s, "materialise_s": materialise_s, "rounds": rounds, "asserted": asserted,
             "closure": size, "query_s": times, "answers": answers}

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pyramid.corpus import _read_utf8
-from pyramid.errors import InputError
+from pyramid.errors import Hint, InputError
 from pyramid.kg.extract import RawTriple
 
 OnError = Literal["abort", "skip"]
@@ -156,7 +156,8 @@ def read_triples(path: Path, fmt: str = "auto") -> ImportRead:
     if fmt == "auto":
         fmt = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}.get(path.suffix.lower(), "")
         if not fmt:
-            raise InputError("cannot tell the format from the name; pass --format json|jsonl|csv", path=path)
+            raise InputError("cannot tell the format from the name", path=path,
+                             hint=Hint(param="format", values="json|jsonl|csv"))
     out = ImportRead()
     records: list[tuple[int, Any]] = []
     if fmt == "json":
@@ -199,7 +200,8 @@ def check_errors(read: ImportRead, path: Path, on_error: OnError) -> None:
         shown = "; ".join(str(e) for e in read.errors[:5])
         more = f" (and {len(read.errors) - 5} more)" if len(read.errors) > 5 else ""
         raise InputError(f"{len(read.errors)} malformed rows, nothing imported: {shown}{more}. "
-                         "Fix them, or pass --on-error skip to import the other rows", path=path)
+                         "Fix them, or skip them to import the other rows", path=path,
+                         hint=Hint(param="on_error", values="skip"))
     if not read.rows:
         raise InputError("no triples found" + (f" ({len(read.errors)} malformed rows)" if read.errors else ""),
                          path=path)

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from pyramid.embeddings import Embedder
-from pyramid.errors import WorkspaceError
+from pyramid.errors import Hint, WorkspaceError
 from pyramid.kg.model import Entity, Triple
 from pyramid.workspace import Generations
 
@@ -79,7 +79,7 @@ class TripleIndex:
             matrix = np.load(gen / "vectors.npy")
             meta = json.loads((gen / "meta.json").read_text(encoding="utf-8"))
         except (OSError, ValueError, KeyError, TypeError) as err:
-            raise WorkspaceError(f"KG index in {gen} is unreadable ({err}); run `polyrag kg build` again") from None
+            raise WorkspaceError(f"KG index in {gen} is unreadable ({err})", hint=Hint(action="rebuild_kg")) from None
         if len(triples) != matrix.shape[0]:
             raise WorkspaceError(f"KG index in {gen}: {len(triples)} triples but {matrix.shape[0]} vectors")
         self.triples, self.matrix = triples, np.ascontiguousarray(matrix, dtype=np.float32)

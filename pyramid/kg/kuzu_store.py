@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from pyramid.errors import Hint
 from pyramid.kg.store import CypherStore, GraphStoreError, Q, chunked
 
 SCHEMA = (
@@ -49,7 +50,7 @@ class KuzuStore(CypherStore):
         self.path = Path(path)
         self.read_only = read_only
         if read_only and not self.path.exists():
-            raise GraphStoreError(f"no knowledge graph at {self.path} yet; run `polyrag kg build` or `kg import`")
+            raise GraphStoreError(f"no knowledge graph at {self.path} yet", hint=Hint(action="build_kg"))
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self._db = kuzu.Database(str(self.path), read_only=read_only, buffer_pool_size=BUFFER_POOL_BYTES)

@@ -31,20 +31,24 @@ from pyramid.chunker import Chunker
 from pyramid.config import KGSettings
 from pyramid.corpus_store import CorpusStore
 from pyramid.embeddings import Embedder
-from pyramid.errors import WorkspaceError
-from pyramid.kg.extract import Extractor, Mode, RawTriple
+from pyramid.errors import Hint, WorkspaceError
+from pyramid.kg.backends import make_store
+from pyramid.kg.extract import MODES, Extractor, Mode, RawTriple
 from pyramid.kg.importer import OnError, check_errors, read_triples
 from pyramid.kg.index import SyncReport, TripleHit, TripleIndex
 from pyramid.kg.journal import ExtractionJournal, run_chunks
 from pyramid.kg.model import Entity, Triple
 from pyramid.kg.resolve import EntityResolver, compatible, similar_pairs
-from pyramid.kg.store import CypherStore, make_store
+from pyramid.kg.store import GraphStore
+from pyramid.layers import BuildRequest, StepReport, timed_step
 from pyramid.llm import LLM
 from pyramid.progress import NullProgress, Progress
+from pyramid.types import LayerName
 from pyramid.usage import Usage
 from pyramid.workspace import Workspace, atomic_write_json
 
-LAYER = "kg"
+LAYER: LayerName = "kg"
+MODE_CHOICES = ("auto", *MODES)  # auto: grounded for the tiny default model, else cascade
 STATE = "state.json"
 Resolve = Literal["embedding", "exact"]
 DUPLICATE_HINT = 0.85  # stats: entity pairs at least this similar (and unmerged) are shown as likely duplicates
@@ -106,13 +110,33 @@ class Sourced:
     chunk_id: str | None
 
 
+def check_mode(requested: str) -> None:
+    if requested not in MODE_CHOICES:
+        raise WorkspaceError(f"unknown KG extraction mode '{requested}'",
+                             hint=Hint(param="kg_mode", values=", ".join(MODE_CHOICES)))
+
+
+def resolve_mode(requested: str, llm: LLM) -> Mode:
+    """The extraction mode for `requested` (refused when unknown): auto is grounded for the tiny
+    default model (best F1 in `bench extraction`, reports/extraction.md), else cascade."""
+    from pyramid.summarise import is_tiny_default
+
+    check_mode(requested)
+    if requested == "auto":
+        return "grounded" if is_tiny_default(llm) else "cascade"
+    return requested  # type: ignore[return-value]
+
+
 class KGLayer:
+    name: LayerName = LAYER
+    removal_unit = "KG triples"
+
     def __init__(self, ws: Workspace, embedder: Embedder, cfg: KGSettings | None = None) -> None:
         self.ws = ws
         self.embedder = embedder
         self.cfg = cfg or ws.settings.kg
         self.dir = ws.layer_dir(LAYER)
-        self._store: CypherStore | None = None
+        self._store: GraphStore | None = None
 
     # ------------------------------------------------------------------ parts
     @cached_property
@@ -130,7 +154,7 @@ class KGLayer:
     def chunker(self) -> Chunker:
         return Chunker(self.embedder.tokenizer, self.cfg.chunk_size, self.cfg.chunk_overlap)
 
-    def store(self, *, write: bool = False) -> CypherStore:
+    def store(self, *, write: bool = False) -> GraphStore:
         """The graph store; read-only unless `write` (an open writer also serves reads)."""
         if self._store is not None and (self._store.read_only and write):
             self.close()
@@ -160,7 +184,7 @@ class KGLayer:
         return EntityResolver(self.embedder if resolve == "embedding" else None, self.cfg.resolve_threshold)
 
     # ------------------------------------------------------------------ loading (build and import)
-    def _load(self, store: CypherStore, items: list[Sourced], resolve: Resolve, progress: Progress) -> Loaded:
+    def _load(self, store: GraphStore, items: list[Sourced], resolve: Resolve, progress: Progress) -> Loaded:
         """Resolve the entities of `items` against the store's, upsert the triples."""
         mentions = [(s.triple.head, s.triple.head_type) for s in items] + \
                    [(s.triple.tail, s.triple.tail_type) for s in items]
@@ -180,7 +204,7 @@ class KGLayer:
         return Loaded(triples=len(triples), entities=len({e.id for e in entity_of.values()}),
                       resolution=rep.to_dict())
 
-    def _finish(self, store: CypherStore, step: str, seconds: float, usage: Usage | None,
+    def _finish(self, store: GraphStore, step: str, seconds: float, usage: Usage | None,
                 progress: Progress) -> tuple[dict[str, int], SyncReport]:
         sync = self.index.sync(store.iter_triples(), progress=progress)
         st = store.stats()
@@ -205,8 +229,8 @@ class KGLayer:
         with self.ws.writing("kg.build"), llm.meter.scope() as usage:
             docs = CorpusStore(self.ws).documents()
             if not docs:
-                raise WorkspaceError(f"workspace {self.ws.root} has no documents; add them with "
-                                     "`polyrag index WS --docs PATH` first")
+                raise WorkspaceError(f"workspace {self.ws.root} has no documents",
+                                     hint=Hint(action="add_documents", target=str(self.ws.root)))
             docs = docs[:limit] if limit else docs
             state = self._state()
             loaded = state["docs"]
@@ -272,9 +296,27 @@ class KGLayer:
         report.seconds = time.perf_counter() - start
         return report
 
+    # ------------------------------------------------------------------ the Layer protocol (pyramid.layers)
+    def check(self, request: BuildRequest) -> None:
+        check_mode(request.kg_mode or self.cfg.mode)
+
+    def update(self, request: BuildRequest) -> list[StepReport]:
+        reports: list[StepReport] = []
+        with timed_step(self.name, request.meter, reports) as rec:
+            assert request.llm is not None, "a KG build needs a model"
+            mode = resolve_mode(request.kg_mode or self.cfg.mode, request.llm)
+            r = self.build(request.llm, mode=mode, progress=request.progress)
+            rec.outcome = (f"{mode} mode: {r.chunks_extracted} chunks extracted, {r.chunks_resumed} resumed; "
+                           f"graph {r.totals.get('triples', 0)} triples, {r.totals.get('entities', 0)} entities")
+            if r.failed_chunks:
+                rec.pending.append(f"kg: {len(r.failed_chunks)} chunks failed ({', '.join(r.failed_chunks[:3])})")
+        return reports
+
     def remove_documents(self, doc_ids: list[str], progress: Progress | None = None) -> int:
         """Drop what these documents contributed (their triples, orphaned entities, their vectors);
         no model is needed. Returns how many triples were dropped."""
+        if not self.exists:
+            return 0
         start = time.perf_counter()
         with self.ws.writing("kg.remove"):
             state = self._state()
@@ -304,13 +346,13 @@ class KGLayer:
     def _require(self) -> None:
         built = self.index.load().built_from  # None: no generation yet
         if built is None:
-            raise WorkspaceError(f"workspace {self.ws.root} has no knowledge graph yet; run "
-                                 "`polyrag kg build` or `polyrag kg import` first")
+            raise WorkspaceError(f"workspace {self.ws.root} has no knowledge graph yet",
+                                 hint=Hint(action="build_kg", target=str(self.ws.root)))
         if built != self.source:
             # Answering from triples of another store would be a silent stale answer.
             raise WorkspaceError(f"the KG index of {self.ws.root} was built from {built}, but the configured "
-                                 f"graph store is {self.source}: run `polyrag kg sync {self.ws.root}` to rebuild "
-                                 "the index from it, or set kg.backend back")
+                                 f"graph store is {self.source} (or set kg.backend back)",
+                                 hint=Hint(action="sync_kg", target=str(self.ws.root)))
 
     def search(self, query: str, *, k: int | None = None, expand: bool = False,
                query_vector: np.ndarray | None = None, expand_limit: int = 50) -> list[TripleHit]:

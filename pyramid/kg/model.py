@@ -8,32 +8,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
-import unicodedata
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
-# Honorifics and titles dropped by normalisation ("Dr Margo Turnbull" = "Margo Turnbull"); the
-# PolyU KG writes them in front ("Ir Prof.") and behind ("(Dr)") a name.
-TITLES = frozenset(["dr", "prof", "professor", "mr", "mrs", "ms", "miss", "mx", "sir", "dame", "ir", "madam", "rev", "the"])
-_PUNCT = re.compile(r"[^\w\s]+", re.UNICODE)
-_SPACE = re.compile(r"\s+")
-_NOT_NAME = re.compile(r"[^a-z0-9]+")
+from pyramid.normalise import fold
 
-
-def normalise_name(name: str) -> str:
-    """Case, punctuation and titles folded away: the key of exact entity resolution."""
-    text = unicodedata.normalize("NFKC", name).casefold().replace("'s ", " ")
-    words = _PUNCT.sub(" ", text).split()
-    kept = [w for w in words if w not in TITLES]
-    # A name made only of titles ("Dr", "The") keeps them rather than becoming empty.
-    return " ".join(kept or words)
+# The key of exact entity resolution (case, accents, punctuation, titles folded away); re-exported
+# under its KG name because kg/extract, kg/resolve and querying/ import it from here.
+from pyramid.normalise import name_key as normalise_name
 
 
 def canonical_name(relation: str) -> str:
     """The default canonical relation name: 'is a member of' → 'is_a_member_of'."""
-    folded = unicodedata.normalize("NFKD", relation).encode("ascii", "ignore").decode().lower()
-    return _NOT_NAME.sub("_", folded).strip("_") or _SPACE.sub("_", relation.strip().lower())
+    return "_".join(fold(relation).split()) or "_".join(relation.split()).lower()
 
 
 def _digest(*parts: str) -> str:
@@ -89,9 +76,6 @@ class Triple:
         relation = " ".join(relation.split())
         return cls(triple_id(subject.id, relation, obj.id, source), subject, relation, obj, canonical,
                    dict(properties or {}), chunk_id, doc_id, confidence)
-
-    def with_ends(self, subject: Entity, obj: Entity) -> Triple:
-        return replace(self, subject=subject, object=obj)
 
     def text(self) -> str:
         """What Emb_kg embeds: 'subject relation object (key: value; ...)'."""

@@ -19,7 +19,6 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from pyramid.config import KGSettings
 from pyramid.errors import PolyragError
 from pyramid.kg.model import Entity, RelationCount, StoreStats, Triple
 
@@ -255,12 +254,3 @@ class CypherStore:
         return StoreStats(entities=int(self._run(Q["count_entities"])[0]["n"]), triples=int(edges["n"]),
                           relations=int(edges["relations"]), canonical_relations=int(edges["canonical"]),
                           documents=int(edges["documents"]))
-
-
-def make_store(cfg: KGSettings, kg_dir, *, read_only: bool = False) -> CypherStore:
-    """The configured backend: Kùzu in `kg_dir` (default) or Neo4j at `cfg.neo4j_uri`."""
-    if cfg.backend == "neo4j":
-        from pyramid.kg.neo4j_store import Neo4jStore
-        return Neo4jStore.from_settings(cfg, read_only=read_only)
-    from pyramid.kg.kuzu_store import KuzuStore
-    return KuzuStore(kg_dir / "graph.kuzu", read_only=read_only)

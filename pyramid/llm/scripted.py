@@ -37,7 +37,7 @@ class ScriptedProvider:
         self.calls: list[list[Message]] = []
 
     @classmethod
-    def from_file(cls, path: Path) -> "ScriptedProvider":
+    def from_file(cls, path: Path) -> ScriptedProvider:
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, ValueError) as err:

@@ -52,7 +52,7 @@ import pyoxigraph as ox
 from pyramid.chunker import Chunk, Chunker
 from pyramid.corpus_store import CorpusStore
 from pyramid.embeddings import Embedder
-from pyramid.errors import WorkspaceError
+from pyramid.errors import Hint, WorkspaceError
 from pyramid.kg.journal import ExtractionJournal, chunk_hash, run_chunks
 from pyramid.llm import LLM
 from pyramid.ontology.labels import STOPWORDS, LabelIndex, fold_word, fold_words
@@ -214,8 +214,8 @@ class InstanceExtractor:
         self.super_props = {p.iri: set(p.parents) for p in schema.properties.values()} if schema is not None else {}
         self.pairs = pairs_of(vocab)
         if not self.pairs:
-            raise WorkspaceError("the ontology has no class-attribute pairs (no property with a domain): "
-                                 "load a schema first with `polyrag ontology load-schema`")
+            raise WorkspaceError("the ontology has no class-attribute pairs (no property with a domain)",
+                                 hint=Hint(action="load_schema"))
         self.pair_vectors = embedder.embed([p.phrase for p in self.pairs])
         self.k, self.min_grounding = pairs_per_chunk, min_grounding
         self.prompt = load_prompt("pyramid.ontology", "f_ins")
@@ -488,13 +488,10 @@ class GroundedReader:
         return out
 
     def _to_facts(self, out: ChunkInstances, facts: list[tuple[str, Term, str]], types: dict[str, str | None]) -> None:
-        from pyramid.grounding import TITLES
+        from pyramid.normalise import strip_titles
 
         def label(name: str) -> str:
-            words = name.split()
-            while len(words) > 1 and words[0].lower().rstrip(".") in TITLES:
-                words = words[1:]  # 'Prof. Alice Chen' is labelled 'Alice Chen' (the index folds titles anyway)
-            return " ".join(words)
+            return strip_titles(name)  # 'Prof. Alice Chen' is labelled 'Alice Chen' (the index folds titles anyway)
 
         iris: dict[str, str] = {}
 
@@ -587,8 +584,8 @@ def extract_instances(ws: Workspace, layer, llm: LLM, embedder: Embedder, *,
             if gone:
                 report.seconds = time.perf_counter() - start
                 return report
-            raise WorkspaceError(f"workspace {ws.root} has no documents; add them with "
-                                 "`polyrag index WS --docs PATH` first")
+            raise WorkspaceError(f"workspace {ws.root} has no documents",
+                                 hint=Hint(action="add_documents", target=str(ws.root)))
         docs = docs[:limit] if limit else docs
         vocab = Vocab.from_schema(layer.schema)
         index = LabelIndex.from_select(select)

@@ -7,7 +7,10 @@ differ only in case, accents, titles or a CJK rendering), so a precise hit is ne
 looser one:
 
     exact      the label as written (whitespace collapsed)
-    folded     accents, case, punctuation, CJK characters and titles (Dr, Prof, Ir, Mr/Ms, Sr…) removed
+    folded     `pyramid.normalise.name_words` (accents, case, punctuation and titles — Dr, Prof, Ir, Mr/Ms,
+               Sr… — removed) without a CJK rendering beside a romanised name; a name written in CJK
+               only keeps it, and a mention whose CJK rendering differs from a label's does not match
+               it (陳大文 Chan Tai Man is not 陳泰民 Chan Tai Man)
     bag        the folded words in sorted order ("Chen Alice" = "Alice Chen")
     code       code-like tokens ("AAE6203", "APSS 5051" → "APSS5051"), and upper-case IRI local names
                ("COMP") when the mention is upper-case too (so the word "me" never links to ME)
@@ -26,26 +29,34 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
 from rapidfuzz import fuzz, process
 
+# STOPWORDS, codes_in and fold (as fold_word) are re-exported: querying/, ontology/extract and
+# benchmarks import them from here.
+from pyramid.normalise import (
+    CODE,
+    STOPWORDS,
+    TITLES,
+    cjk_words,
+    codes_in,
+    name_words,
+    strip_title_words,
+    without_cjk_rendering,
+)
+from pyramid.normalise import fold as fold_word
+
 RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 SKOS = "http://www.w3.org/2004/02/skos/core#"
 LABEL_LIKE = re.compile(r"(^|[_\-])(label|name|title|code)$|^(label|name|title|code)", re.IGNORECASE)
-# Honorifics and post-nominals seen around PolyU staff names; never part of the name itself.
-TITLES = frozenset(["dr", "prof", "professor", "ir", "mr", "mrs", "ms", "miss", "mx", "sr", "sir", "madam", "mdm", "dame", "rev", "hon", "emeritus", "chair", "assoc"])
-# Words that never make a mention on their own (question scaffolding and function words).
-STOPWORDS = frozenset(["a", "an", "the", "of", "in", "on", "for", "to", "and", "or", "by", "at", "from", "with", "which", "what", "who", "whom", "whose", "how", "many", "is", "are", "was", "were", "be", "does", "do", "did", "has", "have", "had", "following", "this", "that", "these", "those"])
-CODE = re.compile(r"\b([A-Za-z]{2,6})\s?(\d[0-9A-Za-z]{1,6})\b")
-_WORD = re.compile(r"\w+", re.UNICODE)
+# a word of a question, with an apostrophe inside ("King's", "O'Brien") so that it folds as the label does
+_WORD = re.compile(r"\w+(?:['’ʼ]\w+)*", re.UNICODE)
 _SPACE = re.compile(r"\s+")
 
 Tier = Literal["exact", "folded", "bag", "code", "acronym", "fuzzy"]
@@ -53,27 +64,11 @@ TIERS: tuple[Tier, ...] = ("exact", "folded", "bag", "code", "acronym", "fuzzy")
 Select = Callable[[str], Iterable[dict[str, str]]]
 
 
-# ------------------------------------------------------------------ normalisation (pure functions)
-def is_cjk(ch: str) -> bool:
-    return ("\u2e80" <= ch <= "\u9fff" or "\uac00" <= ch <= "\ud7af" or "\uf900" <= ch <= "\ufaff"
-            or "\u3040" <= ch <= "\u30ff")
-
-
-@lru_cache(maxsize=65536)
-def fold_word(word: str) -> str:
-    """One word without accents, CJK characters or case: 'Münster' → 'munster', '黃偉安' → ''."""
-    if word.isascii():
-        return word.casefold().replace("_", "")
-    decomposed = unicodedata.normalize("NFKD", word)
-    kept = "".join(ch for ch in decomposed if not unicodedata.combining(ch) and not is_cjk(ch))
-    return kept.casefold().replace("_", "")
-
-
+# ------------------------------------------------------------------ keys (pure functions)
 def fold_words(text: str) -> list[str]:
-    """The words of a label as the index compares them: folded, titles dropped (unless only titles)."""
-    words = [w for w in (fold_word(m.group()) for m in _WORD.finditer(text)) if w]
-    kept = [w for w in words if w not in TITLES]
-    return kept or words
+    """The words of a label as the index compares them: `name_words` (folded, titles dropped unless
+    only titles), without a CJK rendering beside a romanised name (questions write the latter)."""
+    return without_cjk_rendering(name_words(text))
 
 
 def folded_key(text: str) -> str:
@@ -86,11 +81,6 @@ def bag_key(text: str) -> str:
 
 def exact_key(text: str) -> str:
     return _SPACE.sub(" ", text).strip()
-
-
-def codes_in(text: str) -> list[str]:
-    """Code-like tokens (letters then a digit-led part): 'ELC1012/ELC1013' → ['ELC1012', 'ELC1013']."""
-    return [(a + b).upper() for a, b in CODE.findall(text) if any(c.isdigit() for c in b)]
 
 
 # ------------------------------------------------------------------ results
@@ -139,6 +129,7 @@ class LabelIndex:
     def __post_init__(self) -> None:
         self._keys: dict[Tier, dict[str, list[int]]] = {t: defaultdict(list) for t in TIERS if t != "fuzzy"}
         self._classes: dict[str, tuple[str, ...]] = {}
+        self._cjk: list[frozenset[str]] = []   # per entry: the CJK rendering of its name, if any
         for i, e in enumerate(self.entries):
             self._add(i, e)
         self._bags = list(self._keys["bag"])
@@ -147,12 +138,16 @@ class LabelIndex:
     # -- building
     def _add(self, i: int, e: Entry) -> None:
         self._classes.setdefault(e.iri, e.classes)
+        full = name_words(e.surface)
+        self._cjk.append(cjk_words(full))
         if e.acronym:
             self._keys["acronym"][e.surface].append(i)
             return
-        words = fold_words(e.surface)
+        words = without_cjk_rendering(full)
         self._keys["exact"][exact_key(e.surface)].append(i)
         self._keys["folded"][" ".join(words)].append(i)
+        if self._cjk[i] and len(words) < len(full):  # "黃偉安" alone names "WONG Wai On 黃偉安" too
+            self._keys["folded"][" ".join(w for w in full if w in self._cjk[i])].append(i)
         self._keys["bag"][" ".join(sorted(words))].append(i)
         for code in codes_in(e.surface):
             self._keys["code"][code].append(i)
@@ -225,9 +220,14 @@ class LabelIndex:
     def classes_of(self, iri: str) -> tuple[str, ...]:
         return self._classes.get(iri, ())
 
-    def _links(self, ids: Sequence[int], tier: Tier, score: float = 1.0) -> list[Link]:
+    def _links(self, ids: Sequence[int], tier: Tier, score: float = 1.0, cjk: frozenset[str] = frozenset(),
+               strict: bool = False) -> list[Link]:
+        """Links of entries `ids` whose CJK rendering agrees with `cjk`, the mention's: equal, or
+        (unless `strict`) either of them has none."""
         out: dict[str, Link] = {}
         for i in ids:
+            if cjk and self._cjk[i] != cjk and (strict or self._cjk[i]):
+                continue
             e = self.entries[i]
             out.setdefault(e.iri, Link(e.iri, e.surface, e.classes, score, tier))
         return list(out.values())
@@ -246,15 +246,17 @@ class LabelIndex:
         # Exact and folded keys name the same person (only case, accents, titles or a CJK rendering
         # differ), so their hits are pooled, exact ones first; a word-order match is a tier below.
         same = self._links(self._keys["exact"].get(exact_key(text), ()), "exact")
-        folded = folded_key(text)
+        full = name_words(text)
+        cjk, words = cjk_words(full), without_cjk_rendering(full)
+        folded = " ".join(words)
         if folded:
-            same += [lk for lk in self._links(self._keys["folded"].get(folded, ()), "folded")
+            same += [lk for lk in self._links(self._keys["folded"].get(folded, ()), "folded", cjk=cjk)
                      if lk.iri not in {x.iri for x in same}]
         hits = keep(same)
         if hits:
             return hits
-        bag = bag_key(text)
-        hits = keep(self._links(self._keys["bag"].get(bag, ()), "bag")) if bag else []
+        bag = " ".join(sorted(words))
+        hits = keep(self._links(self._keys["bag"].get(bag, ()), "bag", cjk=cjk)) if bag else []
         if hits:
             return hits
         codes = codes_in(text)
@@ -264,9 +266,10 @@ class LabelIndex:
         hits = keep(self._links(self._keys["acronym"].get(text.strip(), ()), "acronym"))
         if hits:
             return hits
-        return self._fuzzy(text, keep, limit) if fuzzy else []
+        return self._fuzzy(text, keep, limit, cjk) if fuzzy else []
 
-    def _fuzzy(self, text: str, keep: Callable[[list[Link]], list[Link]], limit: int) -> list[Link]:
+    def _fuzzy(self, text: str, keep: Callable[[list[Link]], list[Link]], limit: int,
+               cjk: frozenset[str] = frozenset(), strict: bool = False) -> list[Link]:
         """Close keys by rapidfuzz ratio, compared both in written order (a typo in a first letter
         reorders a bag) and as bags (a typo and another word order at once)."""
         folded, bag = folded_key(text), bag_key(text)
@@ -276,7 +279,9 @@ class LabelIndex:
         for tier, query, choices in (("folded", folded, self._foldeds), ("bag", bag, self._bags)):
             for key, score, _ in process.extract(query, choices, scorer=fuzz.ratio, limit=limit * 3,
                                                  score_cutoff=self.fuzzy_cutoff):
-                for lk in keep(self._links(self._keys[tier][key], "fuzzy", round(score / 100, 4))):  # type: ignore[index]
+                links = self._links(self._keys[tier][key], "fuzzy", round(score / 100, 4), cjk,  # type: ignore[index]
+                                    strict)
+                for lk in keep(links):
                     if lk.iri not in best or lk.score > best[lk.iri].score:
                         best[lk.iri] = lk
         return sorted(best.values(), key=lambda lk: -lk.score)[:limit]
@@ -288,7 +293,7 @@ class LabelIndex:
         ("AAE6203"), upper-case acronyms ("COMP") or quoted: a lone common word is not a name.
         """
         tokens = [(m.start(), m.end(), fold_word(m.group())) for m in _WORD.finditer(question)]
-        tokens = [t for t in tokens if t[2] and t[2] not in TITLES]
+        tokens = [t for t in tokens if t[2]]
         used = [False] * len(tokens)
         found: list[Mention] = []
 
@@ -322,14 +327,22 @@ class LabelIndex:
                     continue
                 span = question[tokens[a][0]:tokens[b - 1][1]]
                 if n == 1:
+                    if words[0] in TITLES:
+                        continue
                     links = self.link(span, fuzzy=False) if (codes_in(span) or span.isupper()) else []
                     links = [lk for lk in links if lk.tier in ("code", "acronym", "exact")]
                 else:
-                    key = " ".join(words)
-                    ids = self._keys["folded"].get(key) or self._keys["bag"].get(" ".join(sorted(words)))
-                    links = self._links(ids or (), "folded")
+                    full = " ".join(words).split()
+                    flat = strip_title_words(full)
+                    if flat[:1] != full[:1] or flat[-1:] != full[-1:]:
+                        continue  # the span inside the titles is the name ("Dr Shuran ZHANG" → "Shuran ZHANG")
+                    # a span with a CJK rendering names only labels with that same rendering
+                    cjk, roman = cjk_words(flat), without_cjk_rendering(flat)
+                    key = " ".join(roman)
+                    ids = self._keys["folded"].get(key) or self._keys["bag"].get(" ".join(sorted(roman)))
+                    links = self._links(ids or (), "folded", cjk=cjk, strict=True)
                     if not links and fuzzy and n >= 2 and span[:1].isupper() and len(key) >= 8:
-                        links = [lk for lk in self._fuzzy(span, list, 3)]
+                        links = self._fuzzy(span, list, 3, cjk, strict=True)
                 if links:
                     claim(a, b, links)
         return sorted(found, key=lambda m: m.start)

@@ -35,19 +35,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-Rows = list[dict[str, str]]
-
 import pyoxigraph as ox
 
+from pyramid.layers import BuildRequest, StepReport, timed_step
 from pyramid.ontology.importer import ImportReport, analyse
 from pyramid.ontology.query_worker import QueryResult
-from pyramid.ontology.rdfio import text_rows
-from pyramid.ontology.rdfio import STANDARD_PREFIXES, read_rdf
+from pyramid.ontology.rdfio import STANDARD_PREFIXES, read_rdf, text_rows
 from pyramid.ontology.reasoner import materialise
 from pyramid.ontology.schema import Schema
 from pyramid.ontology.store import INFERRED, SCHEMA, OntologyStore, doc_graph, import_graph
 from pyramid.progress import NullProgress, Progress
+from pyramid.types import LayerName
 from pyramid.workspace import Workspace, atomic_write_json
+
+Rows = list[dict[str, str]]
 
 _IRI_SCHEMES = ("http://", "https://", "urn:")
 
@@ -90,7 +91,14 @@ def as_triple(t: Any) -> ox.Triple:
     return ox.Triple(_term(s), _term(p), _term(o, obj=True))
 
 
+def file_digest(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
 class OntologyLayer:
+    name: LayerName = "ontology"
+    removal_unit = "ontology graphs"
+
     def __init__(self, ws: Workspace, embedder=None) -> None:
         self.ws = ws
         self.embedder = embedder  # used by the instance linker (pyramid.ontology.extract)
@@ -197,9 +205,11 @@ class OntologyLayer:
         """Drop what document `doc_id` contributed (its graph) and the inferences resting on it."""
         return self.remove_documents([doc_id]) == 1
 
-    def remove_documents(self, doc_ids) -> int:
+    def remove_documents(self, doc_ids, progress=None) -> int:
         """Drop the graphs of these documents, then recompute the inferences once; returns how many
         graphs there were."""
+        if not self.exists:
+            return 0
         start = time.perf_counter()
         with self.ws.writing("ontology.remove-document"):
             removed = sum(self.store.remove_graph(doc_graph(d)) for d in doc_ids)
@@ -208,6 +218,39 @@ class OntologyLayer:
                 self.ws.record_step("ontology.remove-document", seconds=time.perf_counter() - start,
                                     counts=self._counts(), layer="ontology")
         return removed
+
+    # ------------------------------------------------------------------ the Layer protocol (pyramid.layers)
+    def check(self, request: BuildRequest) -> None:
+        return None  # the schema was loaded (and so validated) before the build wrote anything
+
+    def update(self, request: BuildRequest) -> list[StepReport]:
+        """Schema (when a new one is given), instance extraction (f_ins) from the corpus, reasoning."""
+        from pyramid.ontology.extract import extract_instances
+
+        reports: list[StepReport] = []
+        if request.schema is not None and request.schema_path is not None:
+            digest = file_digest(request.schema_path)
+            if self.ws.manifest()["versions"].get("schema_sha256") != digest:
+                with timed_step("ontology.schema", request.meter, reports) as rec:
+                    loaded = self.load_schema(request.schema)
+                    rec.outcome = f"{len(loaded.schema.classes)} classes, {len(loaded.schema.properties)} properties"
+                    self.ws.record_step("ontology.schema", seconds=loaded.seconds, versions={"schema_sha256": digest})
+        if not self.exists:
+            reports.append(StepReport(self.name, outcome="skipped: no schema loaded"))
+            return reports
+        with timed_step("ontology.extract", request.meter, reports) as rec:
+            assert request.llm is not None, "instance extraction needs a model"
+            r = extract_instances(self.ws, self, request.llm, self.embedder, select=self.select_trusted,
+                                  progress=request.progress)
+            rec.outcome = (f"{r.chunks_extracted} chunks extracted, {r.chunks_resumed} resumed; {r.facts} facts "
+                           f"({r.linked} linked, {r.minted} new instances)")
+            if r.failed_chunks:
+                rec.pending.append(f"ontology: {len(r.failed_chunks)} chunks failed "
+                                   f"({', '.join(r.failed_chunks[:3])})")
+        if self.inferred_state() != "fresh":
+            with timed_step("ontology.reason", request.meter, reports) as rec:
+                rec.outcome = self.reason().render()
+        return reports
 
     # ------------------------------------------------------------------ reasoning
     def _asserted(self) -> list[str]:

@@ -6,7 +6,8 @@ killed, so a runaway query would keep a core and its memory until it ends. A chi
 killed, and confined: before it reads anything it refuses itself network sockets
 (pyramid.sandbox.deny_network, so a SERVICE clause that got past the text check fails in the engine)
 and caps its memory (`memory_mb`). Everything a question's query costs, parsing included, happens
-here, inside the timeout: the parent never runs such a query. The worker opens the store read-only (`Store.read_only`, no RocksDB lock, so it never blocks
+here, inside the timeout: the parent never runs such a query. The worker opens the store read-only
+(`Store.read_only`, no RocksDB lock, so it never blocks
 a writer or another reader), reopens it when the store's registry generation changes, stops reading
 rows at the cap, and answers with plain values (pyramid.ontology.rdfio.to_python) as one JSON line.
 Startup costs ~0.1 s once per process; a killed worker is replaced on the next query.
@@ -113,7 +114,7 @@ def serve(path: str, memory_mb: int) -> None:
             reply = {"ok": False, "why": "syntax", "error": str(err)}
         except PermissionError as err:  # socket() refused by the sandbox: the query reached for the network
             reply = {"ok": False, "why": "network", "error": str(err)}
-        except Exception as err:  # reported to the parent, which raises a typed error
+        except Exception as err:  # noqa: BLE001 - reported to the parent, which raises a typed error
             reply = {"ok": False, "why": "store", "error": f"{type(err).__name__}: {err}"}
         sys.stdout.write(json.dumps(reply, default=str) + "\n")
         sys.stdout.flush()
@@ -155,8 +156,7 @@ class QueryWorker:
 
     def _run(self, query: str, timeout_s: float, row_cap: int | None, prefixes: dict[str, str] | None,
              graphs: list[str] | None, generation: str | None) -> QueryResult:
-        from pyramid.errors import QueryRefused
-        from pyramid.errors import QueryTimeout
+        from pyramid.errors import QueryRefused, QueryTimeout
         from pyramid.ontology.safety import syntax_error
 
         start = time.perf_counter()
@@ -175,7 +175,8 @@ class QueryWorker:
                                "(raise ontology.timeout_s, or narrow the query)")
         line = proc.stdout.readline()
         if not line:
-            raise WorkspaceError(f"the query process for {self.store_path or 'an empty store'} stopped ({self._stderr()}); a query "
+            where = self.store_path or "an empty store"
+            raise WorkspaceError(f"the query process for {where} stopped ({self._stderr()}); a query "
                                  f"that needs more than {self.memory_mb} MB (ontology.memory_mb) ends so")
         reply = json.loads(line)
         if not reply["ok"]:

@@ -93,7 +93,7 @@ def _rdfxml_position(data: bytes) -> tuple[int | None, int | None]:
         rdflib.Graph().parse(data=data, format="xml")
     except SAXParseException as sax:
         return sax.getLineNumber(), sax.getColumnNumber() + 1
-    except Exception:  # rdflib's own RDF-level errors carry no position either
+    except Exception:  # noqa: BLE001 - rdflib's own RDF-level errors carry no position either
         pass
     return None, None
 

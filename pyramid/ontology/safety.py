@@ -20,7 +20,8 @@ as an IRI here and as less-than, SERVICE and a comment there), so the text check
 refusal, not the guarantee: Oxigraph parses and runs the query only in the query process
 (pyramid.ontology.query_worker), which has no network sockets, a memory ceiling and the timeout.
 
-Syntax errors (`syntax_error`, for the message the query process brings back): Oxigraph's parser reports where it gave up and the tokens it would have accepted
+Syntax errors (`syntax_error`, for the message the query process brings back): Oxigraph's parser
+reports where it gave up and the tokens it would have accepted
 (character classes and escapes included), which often is the end of the query. So once it refuses a
 query, the tokenizer looks for the usual slips itself — an unclosed string or bracket, a misspelt
 keyword (with the nearest one), a triple pattern with fewer than three terms, an operator with nothing

@@ -40,6 +40,7 @@ from typing import Literal
 
 import pyoxigraph as ox
 
+from pyramid.normalise import fold
 from pyramid.ontology.rdfio import (
     OWL,
     RDF,
@@ -78,7 +79,8 @@ def humanise(name: str) -> str:
 
 
 def _norm(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "", text.lower())
+    """A term's name as one token for comparing spellings: 'has_name', 'hasName', 'Has name' meet."""
+    return fold(text).replace(" ", "")
 
 
 @dataclass(frozen=True)
