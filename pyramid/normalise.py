@@ -40,8 +40,6 @@ ARTICLES = frozenset(["the"])
 # Titles followed by one of these name a role ("Professor of Computing"), not a person: they stay.
 # Not "or"/"to": Or and To are Cantonese surnames ("Prof. OR Siu-wing").
 _CONNECTORS = frozenset(["of", "in", "for", "and", "at", "on", "by", "with", "from", "as", "is", "are", "was", "were"])
-# Titles that may also close a name without brackets ("PAN Kai Dr"); "X Professor" is a named chair.
-_TRAILING_TITLES = TITLES - {"professor"}
 # Words that never make a mention on their own (question scaffolding and function words).
 STOPWORDS = frozenset(["a", "an", "the", "of", "in", "on", "for", "to", "and", "or", "by", "at", "from", "with",
                        "which", "what", "who", "whom", "whose", "how", "many", "is", "are", "was", "were", "be",
@@ -111,7 +109,8 @@ def _name_tokens(tokens: Sequence[str], opens: Sequence[bool], articles: bool) -
     """Which of the folded `tokens` make the name. A run of titles (with the ranks in it: "Associate
     Professor", "Professor Emeritus") goes when a name follows it; before "of"/"in", a bracket or the
     end it names a role and stays ("Professor of Computing", "Assistant Professor (Physiotherapy)",
-    "Yunshan Chair Professor"), except short titles ending a name ("PAN Kai Dr"). Articles go (if
+    "Yunshan Chair Professor"), except a title closing a name of two words or more ("PAN Kai Dr",
+    "CHU Hung-lam Professor") when no rank stands before it. Articles go (if
     `articles`), and post-nominals after a name of two words or more. All of them when nothing is
     left. `opens[i]`: token i opens a bracket."""
     n, drop, i = len(tokens), set(), 0
@@ -134,10 +133,15 @@ def _name_tokens(tokens: Sequence[str], opens: Sequence[bool], articles: bool) -
         drop.update(x for x in range(n) if tokens[x] in ARTICLES)
     rest = [x for x in range(n) if x not in drop]
     # "Ben Okafor PhD", "PAN Kai Dr"; not "10 PhD", "a PhD", "Computing PhD"
-    while len(rest) > 2 and (tokens[rest[-1]] in POST_NOMINALS or tokens[rest[-1]] in _TRAILING_TITLES) and \
-            tokens[rest[-2]].isalpha() and tokens[rest[-2]] not in STOPWORDS:
+    while len(rest) > 2 and (tokens[rest[-1]] in POST_NOMINALS or tokens[rest[-1]] in TITLES) and \
+            _wordlike(tokens[rest[-2]]) and tokens[rest[-2]] not in STOPWORDS and tokens[rest[-2]] not in POSITIONS:
         drop.add(rest.pop())
     return [x for x in range(n) if x not in drop] or list(range(n))
+
+
+def _wordlike(token: str) -> bool:
+    """A folded token of letters ('wing tak' from 'Wing-tak' counts; '10' does not)."""
+    return token.replace(" ", "").isalpha()
 
 
 def _tokens(text: str) -> tuple[list[str], list[str], list[bool]]:

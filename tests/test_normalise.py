@@ -89,3 +89,16 @@ def test_completion_keys_and_identifiers_use_the_same_fold():
     assert canonical_name("est membre de l'équipe") == "est_membre_de_l_equipe"
     assert class_name("the Café Society") == "CafeSociety"
     assert ascii_fold("中心") == "zhong xin"   # identifiers are ASCII; CJK read one character at a time
+
+
+def test_a_title_closing_a_two_word_name_falls_away_unless_a_rank_stands_before_it():
+    assert name_key("OSEI Kwame-Ato Professor") == name_key("Osei Kwame-Ato Prof.") == "osei kwame ato"
+    assert name_key("Harbour Chair Professor") == "harbour chair professor"    # a named chair: a role
+
+
+def test_the_index_forgives_a_post_nominal_out_of_place_and_a_slip_in_a_cjk_rendering():
+    index = LabelIndex.from_rows([(EX + "p1", "Kwame Boateng, JP"), (EX + "p2", "LAU Mei Ling 劉美玲 (Dr)")],
+                                 [(EX + "p1", EX + "STAFF"), (EX + "p2", EX + "STAFF")])
+    assert [lk.iri for lk in index.link("Boateng, JP Kwame")] == [EX + "p1"]
+    assert [lk.iri for lk in index.link("LAU Mei Lin 劉美 (Dr)")] == [EX + "p2"]    # a letter and a character short
+    assert index.link("LAU Mei Ling 陳泰民") == []                               # another person's characters

@@ -41,6 +41,7 @@ from rapidfuzz import fuzz, process
 # benchmarks import them from here.
 from pyramid.normalise import (
     CODE,
+    POST_NOMINALS,
     STOPWORDS,
     TITLES,
     cjk_words,
@@ -75,12 +76,25 @@ def folded_key(text: str) -> str:
     return " ".join(fold_words(text))
 
 
+def bag_of(words: Sequence[str]) -> str:
+    """Folded words in sorted order, post-nominals left out wherever they stand ("Yim, JP Eric" =
+    "Eric Yim, JP"): in a bag their place no longer tells them from a name."""
+    kept = [w for w in words if w not in POST_NOMINALS]
+    return " ".join(sorted(kept if len(kept) >= 2 else words))
+
+
 def bag_key(text: str) -> str:
-    return " ".join(sorted(fold_words(text)))
+    return bag_of(fold_words(text))
 
 
 def exact_key(text: str) -> str:
     return _SPACE.sub(" ", text).strip()
+
+
+def _near_cjk(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Two CJK renderings one small slip apart (a character dropped or changed in a typed name):
+    accepted by the fuzzy tier only, where the romanised words already matched closely."""
+    return fuzz.ratio("".join(sorted(a)), "".join(sorted(b))) >= 60
 
 
 # ------------------------------------------------------------------ results
@@ -148,7 +162,7 @@ class LabelIndex:
         self._keys["folded"][" ".join(words)].append(i)
         if self._cjk[i] and len(words) < len(full):  # "黃偉安" alone names "WONG Wai On 黃偉安" too
             self._keys["folded"][" ".join(w for w in full if w in self._cjk[i])].append(i)
-        self._keys["bag"][" ".join(sorted(words))].append(i)
+        self._keys["bag"][bag_of(words)].append(i)
         for code in codes_in(e.surface):
             self._keys["code"][code].append(i)
 
@@ -226,7 +240,8 @@ class LabelIndex:
         (unless `strict`) either of them has none."""
         out: dict[str, Link] = {}
         for i in ids:
-            if cjk and self._cjk[i] != cjk and (strict or self._cjk[i]):
+            if cjk and self._cjk[i] != cjk and (strict or self._cjk[i]) and \
+                    not (tier == "fuzzy" and not strict and _near_cjk(cjk, self._cjk[i])):
                 continue
             e = self.entries[i]
             out.setdefault(e.iri, Link(e.iri, e.surface, e.classes, score, tier))
@@ -255,7 +270,7 @@ class LabelIndex:
         hits = keep(same)
         if hits:
             return hits
-        bag = " ".join(sorted(words))
+        bag = bag_of(words)
         hits = keep(self._links(self._keys["bag"].get(bag, ()), "bag", cjk=cjk)) if bag else []
         if hits:
             return hits
@@ -339,7 +354,7 @@ class LabelIndex:
                     # a span with a CJK rendering names only labels with that same rendering
                     cjk, roman = cjk_words(flat), without_cjk_rendering(flat)
                     key = " ".join(roman)
-                    ids = self._keys["folded"].get(key) or self._keys["bag"].get(" ".join(sorted(roman)))
+                    ids = self._keys["folded"].get(key) or self._keys["bag"].get(bag_of(roman))
                     links = self._links(ids or (), "folded", cjk=cjk, strict=True)
                     if not links and fuzzy and n >= 2 and span[:1].isupper() and len(key) >= 8:
                         links = self._fuzzy(span, list, 3, cjk, strict=True)
@@ -348,7 +363,7 @@ class LabelIndex:
         return sorted(found, key=lambda m: m.start)
 
 
-FORMAT = 2  # of the saved index: a file written by an older rule is rebuilt
+FORMAT = 3  # of the saved index: a file written by an older rule is rebuilt
 # Types of schema terms (owl:Class, rdf:Property, owl:Ontology …): IRIs typed only so are not instances
 _META = ("http://www.w3.org/2002/07/owl#", "http://www.w3.org/2000/01/rdf-schema#",
          "http://www.w3.org/1999/02/22-rdf-syntax-ns#")
