@@ -39,17 +39,30 @@ STAMP = "acadchall-source.json"
 
 
 def load_questions(path: Path) -> list[dict[str, Any]]:
+    """AcadChall questions (question, options, answers) or open ones (question, answer): one JSON a line."""
     out = []
     for lineno, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
         try:
             q = json.loads(line)
-            _ = q["question"], q["options"], q["answers"]
+            _ = q["question"], (q["answer"] if "answer" in q else (q["options"], q["answers"]))
         except (json.JSONDecodeError, KeyError, TypeError) as err:
             raise InputError(f"not an AcadChall question ({err})", path=path, line=lineno) from None
         out.append(q)
     return out
+
+
+def wording(q: dict[str, Any]) -> str:
+    """The wording a question is written in: `meta.wording` when the file says, else its lower-case
+    words (the question without what it names): 'which department offers', '— which faculty'."""
+    given = (q.get("meta") or {}).get("wording") or q.get("wording")
+    if given:
+        return str(given)
+    words = [w.strip("?.,\"'()") for w in q["question"].split()]
+    lead = words[:1] if len(words) > 1 and words[1].islower() else []  # "Who teaches …", not "Advanced …"
+    kept = lead + [w for w in words[1:] if w.islower() or w in ("—", "-")]
+    return " ".join(w.lower() for w in kept[:5] if w)
 
 
 # ------------------------------------------------------------------ the workspace
@@ -100,14 +113,35 @@ def waterfall_answerer(layers: Sequence[str], mode: str = "plan") -> Answerer:
     return answer
 
 
+def _row(q: dict[str, Any], ans: Answer, seconds: float, p: float, r: float, f: float) -> dict[str, Any]:
+    return {"id": q.get("id"), "template": q.get("template") or q.get("kind", "?"), "type": q.get("type", "open"),
+            "wording": wording(q), "answered": ans.layer != "none", "layer": ans.layer,
+            "precision": p, "recall": r, "f1": f, "llm_calls": ans.usage.calls + ans.usage.cache_hits,
+            "cache_hits": ans.usage.cache_hits, "tokens": ans.usage.cost_tokens, "seconds": round(seconds, 3)}
+
+
 def score(q: dict[str, Any], ans: Answer, seconds: float) -> dict[str, Any]:
+    """MCQ/MAQ: precision/recall/F1 of the chosen options; an open question: its gold string in the answer."""
+    if "answer" in q:
+        hit = float(q["answer"].strip().lower() in ans.text.lower())
+        return {**_row(q, ans, seconds, hit, hit, hit), "gold": q["answer"]}
     chosen, gold = set(ans.selected or []), set(q["answers"])
     p, r, f = set_prf(chosen, gold)
-    return {"id": q.get("id"), "template": q.get("template", "?"), "type": q.get("type", "?"),
-            "answered": ans.layer != "none", "layer": ans.layer, "selected": sorted(chosen),
-            "gold": sorted(gold), "precision": p, "recall": r, "f1": f,
-            "llm_calls": ans.usage.calls + ans.usage.cache_hits,
-            "cache_hits": ans.usage.cache_hits, "tokens": ans.usage.cost_tokens, "seconds": round(seconds, 3)}
+    return {**_row(q, ans, seconds, p, r, f), "selected": sorted(chosen), "gold": sorted(gold)}
+
+
+def open_score(q: dict[str, Any], ans: Answer) -> tuple[float, float, float]:
+    """An MCQ/MAQ question asked without its options: the entities the answer names against the gold
+    options' labels. Precision counts only the answer's entities that are among the options (the
+    entities the question's author knows the truth about: a true answer left out of the list is no
+    error); recall is over the gold options."""
+    from querying.options import supports
+
+    if ans.layer == "none":
+        return 0.0, 0.0, 0.0
+    named = {i for i, o in enumerate(q["options"]) if supports(o, ans.text) or
+             any(supports(o, str(v)) for e in ans.evidence if e.kind == "sparql" for row in e.rows for v in row.values())}
+    return set_prf(named, set(q["answers"]))
 
 
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -118,16 +152,23 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         layers: dict[str, int] = defaultdict(int)
         for r in rs:
             layers[r["layer"]] += 1
-        return {"questions": len(rs), "precision": mean("precision", rs), "recall": mean("recall", rs),
-                "f1": mean("f1", rs), "answered": mean("answered", rs), "llm_calls": mean("llm_calls", rs),
-                "tokens": mean("tokens", rs), "seconds": mean("seconds", rs),
-                "median_llm_calls_answered": float(statistics.median([r["llm_calls"] for r in rs if r["answered"]]))
-                if any(r["answered"] for r in rs) else 0.0, "layers": dict(layers)}
+        out = {"questions": len(rs), "precision": mean("precision", rs), "recall": mean("recall", rs),
+               "f1": mean("f1", rs), "answered": mean("answered", rs), "llm_calls": mean("llm_calls", rs),
+               "tokens": mean("tokens", rs), "seconds": mean("seconds", rs),
+               "median_llm_calls": float(statistics.median([r["llm_calls"] for r in rs])) if rs else 0.0,
+               "median_llm_calls_answered": float(statistics.median([r["llm_calls"] for r in rs if r["answered"]]))
+               if any(r["answered"] for r in rs) else 0.0, "layers": dict(layers)}
+        if any("open_f1" in r for r in rs):
+            out["open_f1"] = mean("open_f1", [r for r in rs if "open_f1" in r])
+        return out
 
     by_t: dict[str, list[dict]] = defaultdict(list)
+    by_w: dict[str, list[dict]] = defaultdict(list)
     for r in rows:
         by_t[r["template"]].append(r)
-    return {"overall": block(rows), "templates": {t: block(rs) for t, rs in sorted(by_t.items())}}
+        by_w[f"{r['template']} · {r['wording']}"].append(r)
+    return {"overall": block(rows), "templates": {t: block(rs) for t, rs in sorted(by_t.items())},
+            "wordings": {w: block(rs) for w, rs in sorted(by_w.items())}}
 
 
 # ------------------------------------------------------------------ linker accuracy
@@ -189,11 +230,15 @@ def linker_accuracy(index, *, staff_class: str | None = None, n: int = 400, seed
 # ------------------------------------------------------------------ the run
 def run(data_dir: Path, out_dir: Path, *, ontology_file: Path | None = None, workspace: Path | None = None,
         layers: Sequence[str] = ("ontology",), mode: str = "plan", answerer: Answerer | None = None,
-        limit: int | None = None, name: str | None = None, progress: Progress | None = None) -> dict[str, Any]:
-    """Score `answerer` (default: the ontology layer, or the waterfall when `layers` has more than it)."""
+        limit: int | None = None, name: str | None = None, progress: Progress | None = None,
+        questions_file: Path | None = None, open_answers: bool = False) -> dict[str, Any]:
+    """Score `answerer` (default: the ontology layer, or the waterfall when `layers` has more than it)
+    on `questions_file` (default: the AcadChall dev file). `open_answers`: each MCQ/MAQ question is also
+    asked without its options (open-answer F1, `open_score`)."""
     progress = progress or NullProgress()
     data_dir = Path(data_dir)
-    questions = load_questions(data_dir / "acadchall" / "questions_dev.jsonl")[:limit]
+    source = Path(questions_file) if questions_file else data_dir / "acadchall" / "questions_dev.jsonl"
+    questions = load_questions(source)[:limit]
     ontology_file = ontology_file or data_dir / "polyu" / "polyu_onto.ttl"
     layers = list(layers)
     # the KG is imported only when a layer below the ontology is asked for (its own cached workspace)
@@ -206,19 +251,24 @@ def run(data_dir: Path, out_dir: Path, *, ontology_file: Path | None = None, wor
     label = "+".join(layers)
     warm = time.perf_counter()
     from querying.ontology_qa import context
-    ctx = context(session)  # vocabulary, label index and term vectors: once per run, reported apart
+    ctx = context(session)  # vocabulary, label and value indexes: once per run, reported apart
     setup_s = time.perf_counter() - warm
 
     rows, details = [], []
-    task = progress.task(f"AcadChall ({label}, {mode})", len(questions))
+    task = progress.task(f"AcadChall {source.name} ({label}, {mode})", len(questions))
     for q in questions:
         t0 = time.perf_counter()
-        ans = answerer(session, q["question"], q["options"])
+        ans = answerer(session, q["question"], q.get("options") or [])
         row = score(q, ans, time.perf_counter() - t0)
+        detail = {"question": q["question"], "answer": ans.text[:300],
+                  "sparql": next((e.query for e in ans.evidence if e.kind == "sparql"), None),
+                  "trace": [f"{s.step}: {s.outcome}"[:200] for s in ans.trace]}
+        if open_answers and "options" in q:
+            free = answerer(session, q["question"], [])
+            row["open_f1"] = open_score(q, free)[2]
+            detail["open_answer"] = free.text[:300]
         rows.append(row)
-        details.append({**row, "question": q["question"], "answer": ans.text[:300],
-                        "sparql": next((e.query for e in ans.evidence if e.kind == "sparql"), None),
-                        "trace": [f"{s.step}: {s.outcome}"[:200] for s in ans.trace]})
+        details.append({**row, **detail})
         task.advance()
     task.done()
     summary = summarise(rows)
@@ -232,15 +282,16 @@ def run(data_dir: Path, out_dir: Path, *, ontology_file: Path | None = None, wor
         task = progress.task("AcadChall: every layer on every question (cost)", len(questions))
         costs = []
         for q in questions:
-            costs.append(every_layer_tokens(session, q["question"], set(layers) & built, q["options"]))
+            costs.append(every_layer_tokens(session, q["question"], set(layers) & built, q.get("options")))
             task.advance()
         task.done()
         every = statistics.fmean(costs) if costs else 0.0
     linking = linker_accuracy(ctx.index, staff_class=_staff_class(ctx))
     data = {"layers": layers, "mode": mode, "llm": session.llm.name, "questions": len(questions),
-            "setup_seconds": round(setup_s, 3), **summary, "every_layer_tokens": every, "linker": linking,
-            "per_question": details}
-    report_name = name or (f"{NAME}-ontology" if layers == ["ontology"] else f"{NAME}-{'-'.join(layers)}")
+            "source": source.name, "setup_seconds": round(setup_s, 3), **summary, "every_layer_tokens": every,
+            "linker": linking, "per_question": details}
+    stem = "" if questions_file is None else "-" + source.stem.replace("questions_", "")
+    report_name = name or (f"{NAME}-ontology{stem}" if layers == ["ontology"] else f"{NAME}-{'-'.join(layers)}{stem}")
     write_report(out_dir, report_name, data, markdown(data))
     return data
 
@@ -254,16 +305,28 @@ def _staff_class(ctx) -> str | None:
 def markdown(d: dict[str, Any]) -> str:
     o = d["overall"]
     head = ["template", "questions", "precision", "recall", "F1", "answered", "LLM calls/q", "tokens/q", "s/q"]
+    opened = "open_f1" in o
+    if opened:
+        head.insert(5, "open-answer F1")
 
     def row(name: str, b: dict) -> list:
-        return [name, b["questions"], b["precision"], b["recall"], b["f1"], b["answered"], b["llm_calls"],
-                b["tokens"], b["seconds"]]
+        cells = [name, b["questions"], b["precision"], b["recall"], b["f1"], b["answered"], b["llm_calls"],
+                 b["tokens"], b["seconds"]]
+        if opened:
+            cells.insert(5, b.get("open_f1", ""))
+        return cells
 
-    lines = [f"# AcadChall dev — layers: {'+'.join(d['layers'])} ({d['mode']} mode), LLM {d['llm']}", "",
+    lines = [f"# AcadChall {d.get('source', 'questions_dev.jsonl')} — layers: {'+'.join(d['layers'])} "
+             f"({d['mode']} mode), LLM {d['llm']}", "",
              md_table(head, [row("**all**", o)] + [row(t, b) for t, b in d["templates"].items()]), "",
-             (f"Answered at: {', '.join(f'{k} {v}' for k, v in sorted(o['layers'].items()))}; median LLM calls "
-              f"for answered questions: {o['median_llm_calls_answered']:.1f}; one-off setup (vocabulary, label "
-              f"index, term vectors): {d['setup_seconds']:.2f} s."), ""]
+             (f"Answered at: {', '.join(f'{k} {v}' for k, v in sorted(o['layers'].items()))}; LLM calls per "
+              f"question: median {o.get('median_llm_calls', 0.0):.1f}, mean {o['llm_calls']:.2f}; one-off setup "
+              f"(vocabulary, label and value indexes): {d['setup_seconds']:.2f} s."
+              + (" Open-answer F1: each question asked again without its options; the entities the answer "
+                 "names against the gold options (precision over the options it names)." if opened else "")), "",
+             "By wording:", "",
+             md_table(["template · wording", "questions", "F1", "answered"],
+                      [[w, b["questions"], b["f1"], b["answered"]] for w, b in d.get("wordings", {}).items()]), ""]
     if d.get("every_layer_tokens") is not None:
         every, spent = d["every_layer_tokens"], o["tokens"]
         share = f" ({spent / every:.1%} of it)" if every else ""

@@ -157,12 +157,17 @@ def bench_acadchall(
         layer: Annotated[str, typer.Option(help="ontology (the layer alone) or a comma-separated waterfall, "
                                                 "e.g. ontology,kg,text")] = "ontology",
         sparql: Annotated[str, typer.Option("--sparql", help="plan (default) or raw")] = "plan",
+        questions: Annotated[Path | None, typer.Option(help="any AcadChall-format file (MCQ/MAQ or open "
+                                                          "questions); default the dev file")] = None,
+        open_answers: Annotated[bool, typer.Option("--open/--no-open", help="also ask each MCQ/MAQ question "
+                                                   "without its options (open-answer F1)")] = False,
         data: Annotated[Path, typer.Option(help="shared data directory")] = DATA,
         workspace: Annotated[Path | None, typer.Option(help="workspace to (re)use; default "
                                                           "reports/.cache/acadchall-ws")] = None,
         out_dir: REPORTS = Path("reports"),
         limit: Annotated[int | None, typer.Option(help="first N questions only")] = None) -> None:
-    """AcadChall dev MCQ/MAQ over the imported PolyU ontology: P/R/F1, share answered, LLM cost."""
+    """AcadChall MCQ/MAQ (and open questions) over the imported PolyU ontology: P/R/F1 per template and
+    per wording, share answered, LLM cost."""
     from benchmarks import acadchall
     from pyramid.progress import RichProgress
     from pyramid.types import check_layers
@@ -172,8 +177,33 @@ def bench_acadchall(
         raise PolyragError("--layer takes ontology, kg, text (comma-separated); --sparql plan or raw")
     with RichProgress(err) as progress:
         d = acadchall.run(data, out_dir, workspace=workspace, layers=layers, mode=sparql, limit=limit,
-                          progress=progress, name=None if sparql == "plan" else f"acadchall-{'-'.join(layers)}-raw")
+                          progress=progress, questions_file=questions, open_answers=open_answers,
+                          name=None if sparql == "plan" else f"acadchall-{'-'.join(layers)}-raw")
     out.print(acadchall.markdown(d))
+
+
+@app.command("make-questions")
+def bench_make_questions(
+        out_file: Annotated[Path, typer.Option("--out", help="JSONL file to write")],
+        kind: Annotated[str, typer.Option(help="mcq (the five templates, our own wordings) or open (other "
+                                               "kinds: attribute, count, two steps)")] = "mcq",
+        per_wording: Annotated[int, typer.Option(min=1, help="questions per wording")] = 4,
+        seed: Annotated[int, typer.Option(help="sampling seed")] = 0,
+        data: Annotated[Path, typer.Option(help="shared data directory")] = DATA,
+        workspace: Annotated[Path | None, typer.Option(help="workspace with the PolyU ontology imported; "
+                                                          "default reports/.cache/acadchall-ws")] = None) -> None:
+    """Write AcadChall-format questions of our own from the PolyU ontology (`bench acadchall --questions`)."""
+    from benchmarks import acadchall, question_sets
+    from pyramid.session import Session
+
+    if kind not in ("mcq", "open"):
+        raise PolyragError("--kind takes mcq or open")
+    ws = acadchall.ensure_workspace(workspace or Path("reports/.cache/acadchall-ws"), data / "polyu" / "polyu_onto.ttl")
+    select = Session(ws).ontology.select_trusted
+    make = question_sets.generate if kind == "mcq" else question_sets.generate_open
+    qs = make(select, per_wording=per_wording, seed=seed)
+    question_sets.write(out_file, qs)
+    out.print(f"wrote {len(qs)} questions to {out_file}")
 
 
 @app.command("completion")

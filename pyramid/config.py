@@ -113,9 +113,14 @@ class KGSettings(BaseModel):
 
 
 class OntologySettings(BaseModel):
-    max_rows: int = Field(10, ge=1, description="more rows than this = too broad, not answered here")
+    max_rows: int = Field(100, ge=1, description="more distinct answers than this = too broad, not answered here "
+                          "(a reading that lost its constraint returns a whole class)")
     timeout_s: float = Field(10.0, gt=0, description="SPARQL query timeout")
     row_cap: int = Field(10000, ge=1, description="rows read from any query at most")
+    reading_margin: float | None = Field(None, ge=0, le=1, description="readings of a question scored closer than "
+                                         "this are a close call the model settles (0: never ask it); unset: 0 for "
+                                         "the embedded SmolLM2-135M, whose picks scored below the best reading's in "
+                                         "`bench acadchall`, 0.03 for any other model")
     memory_mb: int = Field(2048, ge=128, description="heap ceiling of the process that runs a question's or "
                            "a user's SPARQL query (a query past it is stopped)")
     link_threshold: float = Field(0.85, ge=0, le=1, description="similarity above which a mention links "
@@ -281,7 +286,11 @@ def render_default_toml() -> str:
         for name, field in type(model).model_fields.items():
             out.append(f"# {field.description}")
             value = getattr(model, name)
-            # Secrets belong in the environment; the file only shows where the key would go.
+            # Secrets belong in the environment; the file only shows where the key would go. An unset
+            # value (chosen at run time) is shown commented out: TOML has no null.
+            if value is None:
+                out.append(f"# {name} =")
+                continue
             prefix = "# " if isinstance(value, SecretStr) else ""
             out.append(f"{prefix}{name} = {_toml_value(value)}")
         out.append("")

@@ -171,16 +171,24 @@ class Embedder:
                     out[i] = np.frombuffer(blob, dtype=np.float32)
             if progress and n - len(todo):
                 progress(n - len(todo))
-        # Longest first, as sentence-transformers does inside one call, so slices pad no worse.
-        todo.sort(key=lambda i: -len(texts[i]))
-        for start in range(0, len(todo), ENCODE_SLICE):
-            idx = todo[start:start + ENCODE_SLICE]
+        # Each distinct text once (a text repeated in a batch gets one vector, not two that differ in
+        # the last bit); longest first, as sentence-transformers does inside one call, so slices pad no worse.
+        first: dict[str, int] = {}
+        for i in todo:
+            first.setdefault(texts[i], i)
+        unique = sorted(first.values(), key=lambda i: -len(texts[i]))
+        for start in range(0, len(unique), ENCODE_SLICE):
+            idx = unique[start:start + ENCODE_SLICE]
             vecs = self.encode_raw([texts[i] for i in idx], prompt)
             out[idx] = vecs
             if cache:
                 cache.put_many([(keys[i], vecs[j].tobytes()) for j, i in enumerate(idx)])
             if progress:
                 progress(len(idx))
+        for i in todo:
+            out[i] = out[first[texts[i]]]
+        if progress and len(todo) > len(unique):
+            progress(len(todo) - len(unique))
         return out
 
     def embed_one(self, text: str, *, kind: Kind = "query", use_cache: bool = True) -> np.ndarray:

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from pyramid.corpus_store import CorpusStore
 from pyramid.embeddings import Embedder
 from pyramid.llm import LLM, LLMProvider, make_llm
-from pyramid.text_layer import TextLayer
 from pyramid.usage import UsageMeter
 from pyramid.workspace import Workspace
+
+if TYPE_CHECKING:
+    from pyramid.text_layer import TextLayer
 
 
 class Session:
@@ -37,6 +40,9 @@ class Session:
 
     @cached_property
     def text(self) -> TextLayer:
+        # imported here: bm25s and scipy cost a question answered by the ontology ~0.4 s
+        from pyramid.text_layer import TextLayer
+
         return TextLayer(self.ws, self.embedder).load()
 
     @cached_property

@@ -13,15 +13,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from pyramid.config import KGSettings
-from pyramid.embeddings import Embedder
-from pyramid.kg.layer import KGLayer
-from pyramid.llm import LLM
 from pyramid.session import Session
 from pyramid.types import LAYERS, Answer, Handover, LayerName, check_question
-from pyramid.usage import UsageMeter
+
+if TYPE_CHECKING:  # the layers load when an answerer is built: an ontology question never loads the KG's
+    from pyramid.config import KGSettings
+    from pyramid.embeddings import Embedder
+    from pyramid.kg.layer import KGLayer
+    from pyramid.llm import LLM
+    from pyramid.usage import UsageMeter
 
 
 class Answerer(Protocol):

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pyramid.config import KGSettings
@@ -37,11 +38,12 @@ from pyramid.kg.index import TripleHit
 from pyramid.kg.layer import KGLayer
 from pyramid.kg.model import Triple, normalise_name
 from pyramid.llm import LLM, LLMSchemaError
+from pyramid.ontology.labels import fold_words
 from pyramid.prompts import load_prompt
 from pyramid.text_layer import Bm25Tokenizer
 from pyramid.types import Answer, Tracer, TraceStep, TripleEvidence
 from pyramid.usage import UsageMeter
-from querying.options import select_options
+from querying.options import is_none_option, select_options
 
 SUFFICIENCY_SCHEMA = {
     "type": "object",
@@ -275,13 +277,70 @@ def order_evidence(hits: list[TripleHit], cited: list[Triple]) -> list[TripleEvi
 
 def answer_triples(kg: KGLayer, llm: LLM, cfg: KGSettings, meter: UsageMeter, question: str, *,
                    options: list[str] | None = None, k: int | None = None) -> Answer:
-    """Answer from the KG layer; `layer="none"` (with the retrieved triples) when they are not enough."""
+    """Answer from the KG layer; `layer="none"` (with the retrieved triples) when they are not enough.
+    With options, each option is first checked against the triples that join it to what the question
+    names (`option_support`); the supported ones answer, with those triples as the evidence."""
     start = time.perf_counter()
     tracer = Tracer(meter)
+    if options:
+        with tracer.step("kg.options", "kg", options=len(options), k=OPTION_K) as rec:
+            selected, support = option_support(kg, question, options)
+            rec.outcome = (f"options {selected} supported by {len(support)} triples" if selected
+                           else "no option joined to what the question names")
+        if selected:
+            cited = [h.triple for h in support]
+            text = "; ".join(dict.fromkeys(triple_line(t) for t in cited[:5]))
+            return Answer(question=question, text=text, layer="kg", pipeline="kg-options", selected=selected,
+                          evidence=evidence(support), trace=tracer.steps, usage=tracer.total(),
+                          ms=round((time.perf_counter() - start) * 1000, 1))
     with tracer.step("kg.retrieve", "kg", k=k or cfg.k, expand=cfg.expand) as rec:
         hits = kg.search(question, k=k or cfg.k, expand=cfg.expand)
         rec.outcome = f"{len(hits)} triples" + (f", best {hits[0].score:.2f}" if hits else "")
     return finish(question, hits, llm, cfg, tracer, start, options, pipeline="kg")
+
+
+OPTION_K = 10  # triples retrieved per option
+
+
+def _name_words(text: str) -> frozenset[str]:
+    return frozenset(fold_words(text))
+
+
+def same_thing(option: str, name: str) -> bool:
+    """Does a KG entity's name name the option? The same words once titles, case, accents and a CJK
+    rendering are set aside ("ZHANG Dan" = "ZHANG Dan 張丹 (Prof.)"), or one name of two words or
+    more wholly inside the other."""
+    a, b = _name_words(option), _name_words(name)
+    if not a or not b:
+        return False
+    return a == b or (min(len(a), len(b)) >= 2 and (a <= b or b <= a))
+
+
+def option_support(kg: KGLayer, question: str, options: Sequence[str]) -> tuple[list[int], list[TripleHit]]:
+    """The options a triple joins to what the question names: for each option, the triples retrieved
+    for the option and the question together; one supports the option when one of its ends is the
+    option and the other end is named by the question (its name words are the question's, or its
+    content words all occur in the question: "mechatronics")."""
+    names = question_names(question)
+    terms = set(content_terms(question))
+    selected: list[int] = []
+    support: list[TripleHit] = []
+    for i, option in enumerate(options):
+        if is_none_option(option) or not option.strip():
+            continue
+        found = []
+        for h in kg.search(f"{option}: {question}", k=OPTION_K):
+            t = h.triple
+            for mine, other in ((t.subject, t.object), (t.object, t.subject)):
+                other_terms = set(content_terms(other.name))
+                if same_thing(option, mine.name) and not same_thing(option, other.name) and \
+                        (named_in(other.name, names, other.type) or (other_terms and other_terms <= terms)):
+                    found.append(h)
+                    break
+        if found:
+            selected.append(i)
+            support.extend(found[:2])
+    return selected, support
 
 
 def finish(question: str, hits: list[TripleHit], llm: LLM, cfg: KGSettings, tracer: Tracer, start: float,

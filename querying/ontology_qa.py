@@ -1,7 +1,8 @@
 """The ontology layer's answerer (Query_onto): question → plan or raw SPARQL → safe run → Answer.
 
-    plan mode (default): link entities, draft a QueryPlan (querying/onto_planner.py), compile it
-                         (querying/sparql_plan.py) — the model only settles what the wording leaves open
+    plan mode (default): link what the question names, enumerate and score the readings the schema
+                         allows (querying/readings.py), compile the best one (querying/sparql_plan.py);
+                         the model only picks among readings too close to call
     raw mode:            the model writes SPARQL from the schema; every IRI is checked and one repair
                          is allowed (querying/sparql_raw.py)
 
@@ -26,26 +27,29 @@ from pyramid.llm import LLM, LLMError
 from pyramid.ontology.labels import LabelIndex, Link
 from pyramid.ontology.layer import OntologyLayer
 from pyramid.ontology.rdfio import text_rows
+from pyramid.ontology.values import ValueIndex
 from pyramid.ontology.vocab import Vocab
 from pyramid.session import Session
 from pyramid.types import Answer, Handover, LayerName, SparqlEvidence, Tracer, check_question
 from pyramid.usage import UsageMeter
-from querying.onto_planner import Planner, TermVectors
 from querying.options import Value, select_options
+from querying.readings import ReadingPlanner
 from querying.sparql_plan import QueryPlan, compile_plan
 
 Mode = Literal["plan", "raw"]
 LABELS_CACHE = "ontology-labels.json"
+VALUES_CACHE = "ontology-values.json"
 
 
 @dataclass
 class OntologyContext:
     """What answering needs from the layer, built once per store generation: the vocabulary, the
-    label index (persisted in the workspace cache, keyed by the store's generation) and the term vectors."""
+    label index and the value index (both persisted in the workspace cache, keyed by the store's
+    generation, so a new process reads them instead of rebuilding them)."""
 
     vocab: Vocab
     index: LabelIndex
-    vectors: TermVectors
+    values: ValueIndex
 
 
 # One context per layer object (a session's), rebuilt when the store changes.
@@ -73,6 +77,17 @@ class OntologyAnswerer:
         """SELECT through the layer's safe path (the read-only check, the query process, timeout, row cap)."""
         return text_rows(self.layer.select(query, timeout_s=self.cfg.timeout_s, row_cap=self.cfg.row_cap))
 
+    def margin(self) -> float:
+        """`ontology.reading_margin`, or by the model when unset (see its description)."""
+        if self.cfg.reading_margin is not None:
+            return self.cfg.reading_margin
+        from pyramid.summarise import is_tiny_default
+
+        return 0.0 if is_tiny_default(self.llm) else 0.03
+
+    def compile(self, plan: QueryPlan, ctx: OntologyContext) -> str:
+        return compile_plan(plan, ctx.vocab, limit=self.cfg.row_cap)
+
     def context(self) -> OntologyContext:
         """Built once per layer object and again whenever the store changes (its registry generation)."""
         layer = self.layer
@@ -80,13 +95,16 @@ class OntologyAnswerer:
         ctx = _contexts.get(layer)
         if ctx is None or ctx.index.fingerprint != fp:
             vocab = Vocab.from_schema(layer.schema)
-            path = self.cache_dir / LABELS_CACHE
-            index = LabelIndex.load(path, fp)
+            self.cache_dir.mkdir(parents=True, exist_ok=True)  # cache files: written atomically, no lock needed
+            index = LabelIndex.load(self.cache_dir / LABELS_CACHE, fp)
             if index is None:
                 index = LabelIndex.from_select(layer.select_trusted, fingerprint=fp)
-                path.parent.mkdir(parents=True, exist_ok=True)
-                index.save(path)  # a cache file: written atomically, no workspace lock needed
-            ctx = OntologyContext(vocab, index, TermVectors(vocab, self.embedder))
+                index.save(self.cache_dir / LABELS_CACHE)
+            values = ValueIndex.load(self.cache_dir / VALUES_CACHE, fp)
+            if values is None:
+                values = ValueIndex.from_select(layer.select_trusted, vocab, fingerprint=fp)
+                values.save(self.cache_dir / VALUES_CACHE)
+            ctx = OntologyContext(vocab, index, values)
             _contexts[layer] = ctx
         return ctx
 
@@ -110,46 +128,53 @@ class OntologyAnswerer:
         option_links = [ctx.index.link(o) for o in options] if options else []
 
         plan: QueryPlan | None = None
+        rows: list[dict[str, str]] | None = None
         if mode == "plan":
             with tracer.step("ontology.plan", "ontology", options=len(options or [])) as rec:
+                planner = ReadingPlanner(ctx.vocab, ctx.index, ctx.values, self.embedder, self.llm,
+                                         margin=self.margin())
+                failed = None
                 try:
-                    draft = Planner(ctx.vocab, ctx.index, ctx.vectors, self.llm).draft(question, options)
+                    draft = planner.draft(question, options, run=lambda p: self.select(self.compile(p, ctx)))
+                    rec.input.update(draft.trace())
+                    plan, rows = draft.plan, draft.rows
+                    rec.outcome = "planned" if plan else f"no plan: {draft.reason}"
                 except LLMError as err:
-                    rec.outcome = f"error: {err}"
-                    return finish(f"The ontology layer could not plan this question ({err}).", False, [], None)
-                rec.input.update(draft.trace())
-                plan = draft.plan
-                rec.outcome = "planned" if plan else f"no plan: {draft.reason}"
+                    rec.outcome, failed = f"error: {err}", err
+            if failed is not None:  # after the step closed, so the trace holds it
+                return finish(f"The ontology layer could not plan this question ({failed}).", False, [], None)
             if plan is None:
                 return finish(f"The ontology layer has no query for this question: {draft.reason}.", False, [], None)
-            with tracer.step("ontology.compile", "ontology") as rec:
-                query = compile_plan(plan, ctx.vocab, limit=self.cfg.row_cap)
-                rec.outcome = f"{len(query.splitlines())} lines of SPARQL"
+            query = self.compile(plan, ctx)
         else:
             from querying.sparql_raw import write_query
 
             with tracer.step("ontology.raw", "ontology") as rec:
+                failed = None
                 try:
                     raw = write_query(self.llm, question, ctx.vocab, ctx.index, self.select,
                                       known_prefixes=self.layer.prefixes, namespace=self.layer.schema.namespace)
+                    rec.input.update({"attempts": raw.attempts, "errors": raw.errors})
+                    rec.outcome = "valid query" if raw.query else f"no valid query: {'; '.join(raw.errors)[:200]}"
                 except LLMError as err:
-                    rec.outcome = f"error: {err}"
-                    return finish(f"The ontology layer could not write a query ({err}).", False, [], None)
-                rec.input.update({"attempts": raw.attempts, "errors": raw.errors})
-                rec.outcome = "valid query" if raw.query else f"no valid query: {'; '.join(raw.errors)[:200]}"
+                    rec.outcome, failed = f"error: {err}", err
+            if failed is not None:
+                return finish(f"The ontology layer could not write a query ({failed}).", False, [], None)
             if not raw.query:
                 return finish("The model's SPARQL did not fit the ontology: " + "; ".join(raw.errors), False, [],
                               None)
             query = raw.query
 
         with tracer.step("ontology.run", "ontology") as rec:
+            failed = None
             try:
-                rows = self.select(query)
+                rows = rows if rows is not None else self.select(query)
+                rec.outcome = f"{len(rows)} rows"
             except PolyragError as err:
-                rec.outcome = f"error: {err}"
-                evidence = [SparqlEvidence(plan=_plan_dict(plan), query=query)]
-                return finish(f"The ontology query failed: {err}", False, evidence, None)
-            rec.outcome = f"{len(rows)} rows"
+                rec.outcome, failed = f"error: {err}", err
+        if failed is not None:
+            evidence = [SparqlEvidence(plan=_plan_dict(plan), query=query)]
+            return finish(f"The ontology query failed: {failed}", False, evidence, None)
         evidence = [SparqlEvidence(plan=_plan_dict(plan), query=query, rows=rows[:max_rows * 5])]
         return _decide(question, rows, plan, options, option_links, max_rows, tracer, finish, evidence)
 

@@ -7,8 +7,6 @@ import time
 from functools import lru_cache
 from typing import Any
 
-import jsonschema
-
 from pyramid.llm.base import Completion, JSONSchema, LLMProvider, LLMSchemaError, Message, RawReply
 from pyramid.llm.cache import LLMCache, cache_key
 from pyramid.usage import Usage, UsageMeter
@@ -18,7 +16,9 @@ RETRY_TEMPERATURE = 0.4
 
 
 @lru_cache(maxsize=256)
-def _validator(schema_json: str) -> jsonschema.protocols.Validator:
+def _validator(schema_json: str):
+    import jsonschema  # on the first structured call: its import costs a plain question ~0.15 s
+
     schema = json.loads(schema_json)
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
     cls.check_schema(schema)

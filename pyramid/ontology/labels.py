@@ -209,10 +209,14 @@ class LabelIndex:
 
     # -- persistence
     def save(self, path: Path) -> None:
+        """The entries and their keys: a new process reads the keys instead of folding every label again
+        (the folding took a second of every cold `polyrag ask` on PolyU)."""
         from pyramid.workspace import atomic_write_json
 
         atomic_write_json(path, {"fingerprint": self.fingerprint, "format": FORMAT,
-                                 "entries": [asdict(e) for e in self.entries]})
+                                 "entries": [asdict(e) for e in self.entries],
+                                 "keys": {t: dict(k) for t, k in self._keys.items()},
+                                 "cjk": [sorted(c) for c in self._cjk]})
 
     @classmethod
     def load(cls, path: Path, fingerprint: str, **kwargs) -> LabelIndex | None:
@@ -225,7 +229,15 @@ class LabelIndex:
             return None
         entries = [Entry(e["iri"], e["surface"], tuple(e["classes"]), bool(e.get("acronym")))
                    for e in data.get("entries", [])]
-        return cls(entries, fingerprint, **kwargs)
+        index = cls([], fingerprint, **kwargs)
+        index.entries = entries
+        for e in entries:
+            index._classes.setdefault(e.iri, e.classes)
+        for tier, keys in data["keys"].items():
+            index._keys[tier] = defaultdict(list, keys)  # type: ignore[index]
+        index._cjk = [frozenset(c) for c in data["cjk"]]
+        index._bags, index._foldeds = list(index._keys["bag"]), list(index._keys["folded"])
+        return index
 
     # -- queries
     def __len__(self) -> int:
@@ -363,7 +375,7 @@ class LabelIndex:
         return sorted(found, key=lambda m: m.start)
 
 
-FORMAT = 3  # of the saved index: a file written by an older rule is rebuilt
+FORMAT = 4  # of the saved index: a file written by an older rule is rebuilt
 # Types of schema terms (owl:Class, rdf:Property, owl:Ontology …): IRIs typed only so are not instances
 _META = ("http://www.w3.org/2002/07/owl#", "http://www.w3.org/2000/01/rdf-schema#",
          "http://www.w3.org/1999/02/22-rdf-syntax-ns#")

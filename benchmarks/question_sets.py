@@ -1,0 +1,215 @@
+"""AcadChall-style question sets of our own, generated from an imported PolyU ontology: the five
+AcadChall templates in wordings written here (none of them from the dev files), and open questions of
+kinds beyond the dev file (an attribute, a count, a path of two steps). They measure how far the
+ontology layer's understanding goes past the wordings it was developed on.
+
+    polyrag bench make-questions --out FILE [--kind mcq|open] [--per-wording 4] [--seed 0]
+
+The gold comes from fixed SPARQL written here per template (not from the planner under test);
+options are drawn like the dev file's: eight of the answer's class, one to four of them right (MAQ) or
+one (MCQ). A question's `meta.wording` names its wording so reports can break figures down by it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+Select = Callable[[str], Iterable[dict[str, str]]]
+EX = "http://example.org/"
+LABEL = "<http://www.w3.org/2000/01/rdf-schema#label>"
+
+# wording id → text, per template; {anchor} is what the question names
+WORDINGS: dict[str, dict[str, str]] = {
+    "department_of_subject": {
+        "w1": "Which academic unit is in charge of {anchor}?",
+        "w2": "{anchor} is run by which department?",
+        "w3": "The subject {anchor} comes under which department?",
+        "w4": "Where is {anchor} taught — which department provides it?",
+        "w5": "Tell me the department that delivers {anchor}.",
+    },
+    "staff_of_department": {
+        "w1": "Which of these people are employed by the {anchor}?",
+        "w2": "Pick the members of staff who belong to the {anchor}.",
+        "w3": "Which of the following academics are affiliated with the {anchor}?",
+        "w4": "Identify the employees of the {anchor}.",
+        "w5": "Who here is part of the {anchor}?",
+    },
+    "subjects_of_department": {
+        "w1": "Which of these subjects does the {anchor} provide?",
+        "w2": "Pick the courses run by the {anchor}.",
+        "w3": "Which modules are delivered by the {anchor}?",
+        "w4": "Which of the following belong to the {anchor}'s course list?",
+        "w5": "Identify what the {anchor} teaches.",
+    },
+    "staff_with_interest": {
+        "w1": "Which of these academics list {anchor} as a research area?",
+        "w2": "Whose research focuses on {anchor}?",
+        "w3": "Which staff members study {anchor}?",
+        "w4": "Who has an interest in {anchor}?",
+        "w5": "Identify the researchers working on {anchor}.",
+    },
+    "faculty_of_staff": {
+        "w1": "Under which faculty does {anchor}'s department fall?",
+        "w2": "{anchor} works in a department of which faculty?",
+        "w3": "Which faculty is {anchor} attached to?",
+        "w4": "To which faculty does {anchor} belong?",
+        "w5": "Name the faculty of {anchor}.",
+    },
+}
+
+# open questions: kind → (wordings, the SPARQL that gives (anchor IRI, anchor text, gold))
+OPEN: dict[str, dict[str, str]] = {
+    "subject_level": {"w1": "At what level is the subject {anchor} taught?", "w2": "What level is {anchor}?",
+                      "w3": "{anchor} is a subject of which level?"},
+    "staff_position": {"w1": "What position does {anchor} hold?", "w2": "What is {anchor}'s job title?",
+                       "w3": "{anchor} is employed as what?"},
+    "faculty_of_subject": {"w1": "Which faculty is responsible for {anchor}?",
+                           "w2": "{anchor} is offered under which faculty?",
+                           "w3": "The faculty behind the subject {anchor} is which one?"},
+    "department_of_staff": {"w1": "Which department does {anchor} work for?", "w2": "Where does {anchor} work?",
+                            "w3": "{anchor} is a member of which department?"},
+    "subject_count": {"w1": "How many subjects does the {anchor} offer?",
+                      "w2": "What is the number of courses run by the {anchor}?",
+                      "w3": "Count the subjects of the {anchor}."},
+    "faculty_staff_count": {"w1": "How many staff work in the departments of the {anchor}?",
+                            "w2": "What is the number of staff members across the {anchor}?",
+                            "w3": "Count the people employed in the {anchor}'s departments."},
+}
+
+
+def _rows(select: Select, query: str) -> list[dict[str, str]]:
+    return list(select(query))
+
+
+class Facts:
+    """The facts the generator draws from, read once by fixed queries."""
+
+    def __init__(self, select: Select) -> None:
+        q = lambda body: _rows(select, body)  # noqa: E731
+        self.dept_label = {r["d"]: r["l"] for r in q(f"SELECT ?d ?l WHERE {{ ?d a <{EX}DEPARTMENT> ; {LABEL} ?l }}")}
+        self.fac_label = {r["f"]: r["l"] for r in q(
+            f"SELECT ?f ?l WHERE {{ ?f a <{EX}FACULTY> ; {LABEL} ?l FILTER NOT EXISTS {{ ?f a <{EX}DEPARTMENT> }} }}")}
+        self.dept_faculty = {r["d"]: r["f"] for r in q(f"SELECT ?d ?f WHERE {{ ?d <{EX}belongs_to> ?f }}")}
+        self.staff = {r["s"]: (r["n"], r["d"]) for r in q(
+            f"SELECT ?s ?n ?d WHERE {{ ?s a <{EX}STAFF> ; <{EX}has_name> ?n ; <{EX}works_for> ?d }}")}
+        self.course = {r["c"]: (r["code"], r["t"], r["d"]) for r in q(
+            f"SELECT ?c ?code ?t ?d WHERE {{ ?c <{EX}has_subject_code> ?code ; <{EX}has_subject_title> ?t ; "
+            f"<{EX}offered_by> ?d }}")}
+        self.level = {r["c"]: r["v"] for r in q(f"SELECT ?c ?v WHERE {{ ?c <{EX}has_subject_level> ?v }}")}
+        positions: dict[str, set[str]] = defaultdict(set)
+        for r in q(f"SELECT ?s ?v WHERE {{ ?s <{EX}has_position> ?v }}"):
+            positions[r["s"]].add(r["v"])
+        self.position = {s: next(iter(v)) for s, v in positions.items() if len(v) == 1}
+        interests: dict[str, set[str]] = defaultdict(set)
+        for r in q(f"SELECT ?s ?v WHERE {{ ?s <{EX}has_research_interest> ?v }}"):
+            interests[r["v"]].add(r["s"])
+        # topics as people write them (words, not citations or name lists), held by a few staff
+        self.interest = {v: s for v, s in interests.items() if 1 <= len(s) <= 6 and 6 <= len(v) <= 40
+                         and re.fullmatch(r"[A-Za-z][A-Za-z \-']+", v) and len(v.split()) <= 5}
+
+
+def _options(rng: random.Random, right: list[str], pool: list[str], label: Callable[[str], str]) -> tuple[list, list]:
+    wrong = [x for x in pool if x not in set(right)]
+    picked = rng.sample(right, min(len(right), rng.choice([1, 1, 2, 3, 4]))) if right else []
+    others = rng.sample(wrong, min(len(wrong), 8 - len(picked)))
+    options = picked + others
+    rng.shuffle(options)
+    labels = [label(x) for x in options] + ["None of the above"] * (8 - len(options))  # as the dev file pads
+    return labels, sorted(options.index(x) for x in picked)
+
+
+def generate(select: Select, *, per_wording: int = 4, seed: int = 0) -> list[dict[str, Any]]:
+    """MCQ/MAQ questions: every wording of every template, `per_wording` questions each."""
+    f, rng = Facts(select), random.Random(seed)
+    staff, courses, depts = sorted(f.staff), sorted(f.course), sorted(f.dept_label)
+    out: list[dict[str, Any]] = []
+
+    def add(template: str, wording: str, anchor: str, options: list[str], answers: list[int], meta: dict) -> None:
+        text = WORDINGS[template][wording].format(anchor=anchor)
+        out.append({"id": f"gen-{template}-{wording}-{len(out):04d}", "type": "MAQ" if len(answers) > 1 else "MCQ",
+                    "template": template, "question": text[0].upper() + text[1:], "options": options,
+                    "answers": answers, "meta": {**meta, "wording": wording}})
+
+    for wording in WORDINGS["department_of_subject"]:
+        for c in rng.sample(courses, per_wording):
+            code, title, d = f.course[c]
+            if d not in f.dept_label:
+                continue
+            anchor = rng.choice([code, f"{code} ({title})", title])
+            opts, ans = _options(rng, [d], depts, f.dept_label.get)
+            add("department_of_subject", wording, anchor, opts, ans, {"course": c})
+    for template, pool, member in (("staff_of_department", staff, lambda x: f.staff[x][1]),
+                                   ("subjects_of_department", courses, lambda x: f.course[x][2])):
+        by_dept: dict[str, list[str]] = defaultdict(list)
+        for x in pool:
+            by_dept[member(x)].append(x)
+        usable = [d for d in depts if len(by_dept[d]) >= 4]
+        label = (lambda x: f.staff[x][0]) if template == "staff_of_department" else \
+            (lambda x: f"{f.course[x][0]} {f.course[x][1]}")
+        for wording in WORDINGS[template]:
+            for d in rng.sample(usable, per_wording):
+                opts, ans = _options(rng, by_dept[d], pool, label)
+                add(template, wording, f.dept_label[d], opts, ans, {"department": d})
+    interests = sorted(f.interest)
+    for wording in WORDINGS["staff_with_interest"]:
+        for v in rng.sample(interests, per_wording):
+            opts, ans = _options(rng, sorted(f.interest[v]), staff, lambda x: f.staff[x][0])
+            add("staff_with_interest", wording, v.lower() if rng.random() < 0.5 else v, opts, ans, {"interest": v})
+    faculties = sorted(f.fac_label)
+    for wording in WORDINGS["faculty_of_staff"]:
+        for s in rng.sample([s for s in staff if f.staff[s][1] in f.dept_faculty], per_wording):
+            opts, ans = _options(rng, [f.dept_faculty[f.staff[s][1]]], faculties, f.fac_label.get)
+            add("faculty_of_staff", wording, f.staff[s][0], opts, ans, {"staff": s})
+    return out
+
+
+def generate_open(select: Select, *, per_wording: int = 4, seed: int = 0) -> list[dict[str, Any]]:
+    """Open questions (no options; one gold string) of kinds the dev file does not have."""
+    f, rng = Facts(select), random.Random(seed)
+    out: list[dict[str, Any]] = []
+
+    def add(kind: str, wording: str, anchor: str, gold: str) -> None:
+        text = OPEN[kind][wording].format(anchor=anchor)
+        out.append({"id": f"gen-open-{kind}-{wording}-{len(out):04d}", "kind": kind, "wording": wording,
+                    "question": text[0].upper() + text[1:], "answer": gold})
+
+    courses = sorted(c for c in f.course if c in f.level)
+    staff_pos = sorted(s for s in f.staff if s in f.position and len(f.position[s]) > 2)
+    staff_all = sorted(f.staff)
+    dept_counts: dict[str, int] = defaultdict(int)
+    for _, _, d in f.course.values():
+        dept_counts[d] += 1
+    fac_staff = {r["f"]: int(r["n"]) for r in _rows(select, (
+        f"SELECT ?f (COUNT(DISTINCT ?s) AS ?n) WHERE {{ ?s a <{EX}STAFF> ; <{EX}works_for> ?d . "
+        f"?d <{EX}belongs_to> ?f }} GROUP BY ?f"))}
+    for wording in OPEN["subject_level"]:
+        for c in rng.sample(courses, per_wording):
+            add("subject_level", wording, f.course[c][0], f.level[c])
+    for wording in OPEN["staff_position"]:
+        for s in rng.sample(staff_pos, per_wording):
+            add("staff_position", wording, f.staff[s][0], f.position[s])
+    for wording in OPEN["faculty_of_subject"]:
+        for c in rng.sample([c for c in courses if f.course[c][2] in f.dept_faculty], per_wording):
+            add("faculty_of_subject", wording, f.course[c][0], f.fac_label[f.dept_faculty[f.course[c][2]]])
+    for wording in OPEN["department_of_staff"]:
+        for s in rng.sample([s for s in staff_all if f.staff[s][1] in f.dept_label], per_wording):
+            add("department_of_staff", wording, f.staff[s][0], f.dept_label[f.staff[s][1]])
+    for wording in OPEN["subject_count"]:
+        for d in rng.sample([d for d in f.dept_label if dept_counts[d]], per_wording):
+            add("subject_count", wording, f.dept_label[d], str(dept_counts[d]))
+    for wording in OPEN["faculty_staff_count"]:
+        for fac in rng.sample([x for x in f.fac_label if fac_staff[x]], min(per_wording, len(fac_staff))):
+            add("faculty_staff_count", wording, f.fac_label[fac], str(fac_staff[fac]))
+    return out
+
+
+def write(path: Path, questions: list[dict[str, Any]]) -> None:
+    from pyramid.workspace import atomic_write_text
+
+    atomic_write_text(Path(path), "".join(json.dumps(q, ensure_ascii=False) + "\n" for q in questions))

@@ -1,0 +1,557 @@
+"""Question → candidate readings → the best one's QueryPlan (Query_onto, plan mode).
+
+Understanding by method, not by wording. Nothing here keys on how a question is phrased:
+
+1. **Link.** The label index finds the instances the question names; the value index finds values
+   of datatype properties ("mechatronics", a research interest). These are the anchors.
+2. **Enumerate.** From the schema alone: for every anchor instance, every class it joins through a
+   path of one or two object properties (either direction, domains and ranges permitting), and every
+   datatype property of its class (an attribute); for every anchor value, the classes that hold it.
+   Each reading also has a counting form. With two anchors, a reading that keeps both.
+3. **Put in words and score.** Each reading is written as a short question built from the schema's
+   own names ("X works for which faculty?", "what is the credit value of X?", "how many staff works
+   for X?"), anchors as placeholders; the question, its anchors replaced the same way, is compared
+   with every reading by embedding cosine (MiniLM). Longer paths pay a little.
+4. **Evidence.** An option list is evidence: the class its members link to is the likely answer
+   class. The best few readings are run (read-only, through the layer): a reading with no rows, or
+   whose rows support none of the options, falls back; one whose answers are exactly of the class it
+   asks for (not of a subclass that the schema only files under it) gains a little.
+5. **The model** picks among the top readings, written out in full, only when they are too close to
+   call (`ontology.reading_margin`) — a small constrained choice; otherwise no model call at all.
+
+Every reading considered, its score and its evidence are in `Draft.decisions` (the trace).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from pyramid.embeddings import Embedder
+from pyramid.errors import PolyragError
+from pyramid.llm import LLM
+from pyramid.normalise import STOPWORDS, fold
+from pyramid.ontology.labels import LabelIndex, Link, Mention
+from pyramid.ontology.values import ValueIndex, ValueMatch
+from pyramid.ontology.vocab import Term, Vocab, word_forms
+from pyramid.prompts import load_prompt
+from querying.options import Value, is_none_option, select_options
+from querying.sparql_plan import Constraint, QueryPlan, Step
+
+# Scoring weights, on the scale of a cosine; every one is a measured choice (`polyrag bench acadchall`)
+ASKS = 0.5                # × the cosine of the question with what the reading answers with, alone
+STEP_COST = 0.03          # per property step beyond the first
+QUANTITY = re.compile(r"\b(how\s+many|how\s+much|number\s+of|count|counts|counting|total|amount\s+of|tally)\b",
+                      re.IGNORECASE)
+COUNT_BONUS = 0.1         # a counting reading of a question that asks for a number
+NAMED = 0.1               # per class of the reading (or its attribute) that the question names in its own words
+# × the share of what the question names that the reading uses (instances weigh 1; a value of
+# several words 0.8, of one word 0.15: "part" may be a stored position, but rarely what is meant)
+COVER = 0.3
+OPTION_CLASS = 0.30       # × share of the options that are of the reading's answer class
+SCHEMA_WORD = 0.55        # a one-word value span this close to a schema term's words is that term
+EMPTY = 0.25              # a reading whose query returns nothing
+OPTIONS_HIT = 0.15        # its rows support some option / none of them
+# × share of its answers that are only filed under the class asked for, through a subclass (a
+# department is a FACULTY by PolyU's axiom; had the question meant departments, it would say so, and
+# the department reading would win on its words)
+SUBCLASS_ONLY = 0.25
+RUN_BUDGET = 16           # queries run for evidence, at most
+MAX_CHOICES = 4
+PLACEHOLDERS = ("X", "Y", "Z")
+
+CHOICE_SCHEMA = {"type": "object", "properties": {"choice": {"type": "integer", "minimum": 1,
+                                                             "maximum": MAX_CHOICES}},
+                 "required": ["choice"], "additionalProperties": False}
+Run = Callable[[QueryPlan], list[dict[str, str]]]
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """Something the question names: instances (iris, their most specific classes) or a value of a
+    datatype property (prop; stored: the values as the store writes them)."""
+
+    spans: tuple[tuple[int, int], ...]
+    text: str
+    iris: tuple[str, ...] = ()
+    classes: tuple[str, ...] = ()
+    prop: str = ""
+    exact: bool = True
+    stored: tuple[str, ...] = ()
+
+    @property
+    def is_value(self) -> bool:
+        return bool(self.prop)
+
+
+@dataclass
+class Reading:
+    kind: Literal["members", "attribute"]
+    plan: QueryPlan
+    text: str                              # the reading as a question, anchors as placeholders
+    anchors: tuple[Anchor, ...]
+    steps: int
+    answer_class: str | None               # the class IRI of what it returns; None for values
+    score: float = 0.0
+    evidence: dict[str, float] = field(default_factory=dict)
+    rows: list[dict[str, str]] | None = None
+    clause: str = ""                       # members: the path with {T} for the answer, X for the anchor
+    mids: tuple[str, ...] = ()             # classes the path passes through
+    prop: str = ""                         # attribute: the property's words
+    asks: str = ""                         # what it answers with, alone: "which department", "what position"
+
+    def spelled(self) -> str:
+        """The reading with its anchors written out (for the trace and the model's choice)."""
+        text = self.text
+        for ph, a in zip(PLACEHOLDERS, self.anchors):
+            text = text.replace(ph, f'"{a.text}"', 1)
+        return text
+
+
+@dataclass
+class Draft:
+    question: str
+    plan: QueryPlan | None
+    rows: list[dict[str, str]] | None = None
+    decisions: dict[str, str] = field(default_factory=dict)
+    reason: str = ""
+    readings: list[Reading] = field(default_factory=list)
+
+    def trace(self) -> dict:
+        return {"decisions": self.decisions, "reason": self.reason,
+                "readings": [f"{r.score:.3f} {r.spelled()} {r.evidence}" for r in self.readings[:6]]}
+
+
+# ------------------------------------------------------------------ schema words
+def class_words(vocab: Vocab, cls: Term) -> str:
+    """A class's name, with the word its datatype properties share when there is one ('course' whose
+    properties are has_subject_code, has_subject_title … reads 'course (subject)')."""
+    counts: dict[str, int] = {}
+    for p in vocab.properties_of(cls.iri, "datatype"):
+        if p.domains and vocab.fit(cls.iri, p.domains) == 1.0:
+            for w in set(p.words.split()) - {"has", "is", "of", "the", "a", "in"}:
+                counts[w] = counts.get(w, 0) + 1
+    alias = [w for w, n in sorted(counts.items(), key=lambda kv: -kv[1]) if n >= 2 and w not in cls.words.split()]
+    return f"{cls.words} ({alias[0]})" if alias else cls.words
+
+
+def property_words(p: Term) -> str:
+    """'has credit value' → 'credit value'; 'works for' stays."""
+    words = p.words
+    return words[4:] if words.startswith("has ") else words
+
+
+# ------------------------------------------------------------------ the planner
+class ReadingPlanner:
+    def __init__(self, vocab: Vocab, index: LabelIndex, values: ValueIndex, embedder: Embedder,
+                 llm: LLM | None = None, *, margin: float = 0.02) -> None:
+        self.vocab, self.index, self.values, self.embedder, self.llm = vocab, index, values, embedder, llm
+        self.margin = margin
+        self._class_words = {c.iri: class_words(vocab, c) for c in vocab.classes}
+        self._schema_words = sorted({*self._class_words.values(), *(property_words(p) for p in vocab.properties)})
+        self._vectors: dict[str, np.ndarray] = {}
+
+    # -- entry point
+    def draft(self, question: str, options: list[str] | None = None, run: Run | None = None) -> Draft:
+        d = Draft(question, None)
+        anchors = self.anchors(question)
+        d.decisions["anchors"] = "; ".join(f"{a.text!r} → {a.prop or ','.join(self._short(c) for c in a.classes)}"
+                                           for a in anchors) or "none"
+        if not anchors:
+            d.reason = "nothing in the question links to the ontology"
+            return d
+        readings = self.enumerate(anchors)
+        if not readings:
+            d.reason = "no path of the schema joins what the question names"
+            return d
+        option_links = [self.index.link(o) for o in options] if options else []
+        self.score(question, readings, option_links)
+        if run is not None:
+            self.check(question, readings, run, options, option_links)
+        readings.sort(key=lambda r: -r.score)
+        d.readings = readings
+        best = self._choose(d, question, readings)
+        d.plan, d.rows = best.plan, best.rows
+        if options and best.kind == "members" and not best.plan.count and best.answer_class:
+            # the answer among the options of the answer class, as a reader of the list does (a long
+            # list of staff is no answer, the options among them are)
+            chosen = [lk.iri for links in option_links for lk in links
+                      if any(self.vocab.compatible(c, best.answer_class) for c in lk.classes)]
+            if chosen:
+                d.plan = best.plan.model_copy(update={"candidates": list(dict.fromkeys(chosen))[:200]})
+                d.rows = None
+        d.decisions["reading"] = f"{best.spelled()} (score {best.score:.3f})"
+        return d
+
+    # -- 1. anchors
+    def anchors(self, question: str) -> list[Anchor]:
+        mentions = self.index.mentions(question)
+        groups: dict[tuple[str, ...], list[Mention]] = {}
+        for m in mentions:
+            groups.setdefault(tuple(sorted(m.iris)), []).append(m)
+        covered = [(m.start, m.end) for m in mentions]
+        for m in re.finditer(r"\w[\w'’-]*", question):
+            # one capitalised word that is a whole label as written ("Investments", a subject): the
+            # label index leaves single words out, the readings decide whether it is meant
+            word = m.group()
+            if len(word) >= 4 and word[0].isupper() and not any(a <= m.start() < b for a, b in covered) and \
+                    word.lower() not in STOPWORDS:
+                links = tuple(lk for lk in self.index.link(word, fuzzy=False) if lk.tier == "exact")
+                if links:
+                    groups.setdefault(tuple(sorted({lk.iri for lk in links})), []).append(
+                        Mention(word, m.start(), m.end(), links))
+        out: list[Anchor] = []
+        for iris, ms in groups.items():
+            classes = self._specific({c for m in ms for c in m.classes if self.vocab.get(c)})
+            if classes:
+                out.append(Anchor(tuple((m.start, m.end) for m in ms), ms[0].text, iris, tuple(sorted(classes))))
+        out = [self._with_class_word(a, question) for a in _merge_adjacent(sorted(out, key=lambda a: a.spans[0]),
+                                                                            question)]
+        taken = [s for a in out for s in a.spans] + self._class_spans(question)
+        by_span: dict[tuple[int, int], list[ValueMatch]] = {}
+        for v in self.values.matches(question, skip=taken):
+            by_span.setdefault((v.start, v.end), []).append(v)
+        spans = list(by_span)
+        schemaish = self._schemaish([question[a:b] for a, b in spans])
+        for ((start, end), vs), drop in zip(by_span.items(), schemaish):
+            if drop:
+                continue
+            for v in vs[:2]:  # a value held by two properties is two anchors
+                if self.vocab.get(v.prop):
+                    out.append(Anchor(((start, end),), v.text, prop=v.prop, exact=v.exact, stored=v.stored))
+        return sorted(out, key=lambda a: a.spans[0])
+
+    def _schemaish(self, texts: list[str]) -> list[bool]:
+        """Spans that name a term of the schema rather than a stored value: the words of a class or a
+        property ('research interests'), or one word near them in meaning ('academics' near STAFF's
+        words, 'work' near 'works for'); PolyU stores all of these as values too."""
+        named = {self._forms(w) for w in self._schema_words}
+        single = [t for t in texts if len(t.split()) == 1]
+        sims: dict[str, float] = {}
+        if single:
+            terms = self._embed(self._schema_words)
+            sims = dict(zip(single, (self._embed(single) @ terms.T).max(axis=1).tolist()))
+        return [self._forms(t) in named or (len(t.split()) == 1 and sims[t] >= SCHEMA_WORD) for t in texts]
+
+    @staticmethod
+    def _forms(text: str) -> tuple[str, ...]:
+        """The words of a text in one form each (singular where one exists), for comparing names."""
+        return tuple(min(word_forms(w), key=len) for w in fold(text).split())
+
+    def _words_outside(self, question: str, anchors: Sequence[Anchor]) -> set[str]:
+        """The question's words (one form each) outside the spans of the instances it names."""
+        masked = self.masked(question, anchors)
+        return {self._forms(w)[0] for w in re.findall(r"\w+", masked) if w not in PLACEHOLDERS and fold(w)}
+
+    def _names(self, cls: str, words: set[str]) -> bool:
+        name = set(self._forms(self.vocab.by_iri[cls].words)) if cls in self.vocab.by_iri else set()
+        return bool(name) and name <= words
+
+    def _with_class_word(self, a: Anchor, question: str) -> Anchor:
+        """'the subject AAE6203': the word naming the anchor's own class is part of the mention, not
+        what the question asks for (masked with it)."""
+        names = {self._forms(w) for c in a.classes for w in re.findall(r"\w+", self._class_words.get(c, ""))}
+        start, end = a.spans[0]
+        before = re.search(r"(\w+)\s+$", question[:start])
+        if before and self._forms(before.group(1)) in names:
+            return Anchor(((before.start(1), end),) + a.spans[1:], a.text, a.iris, a.classes)
+        return a
+
+    def _class_spans(self, question: str) -> list[tuple[int, int]]:
+        """Words of the question that name a class of the schema ('faculty', 'subjects'): they say
+        what is asked for, they are not values (PolyU has a position "Faculty")."""
+        names = {w for c in self.vocab.classes for n in (*c.names, self._class_words[c.iri]) for w in
+                 re.findall(r"\w+", n.lower())}
+        return [(m.start(), m.end()) for m in re.finditer(r"\w+", question) if word_forms(m.group().lower()) & names]
+
+    def _specific(self, classes: set[str]) -> set[str]:
+        """The classes that are not a superclass of another one in the set."""
+        return {c for c in classes if not any(c in self.vocab.ancestors(o) for o in classes if o != c)}
+
+    def _short(self, iri: str) -> str:
+        t = self.vocab.get(iri)
+        return t.name if t else iri
+
+    # -- 2. readings
+    def enumerate(self, anchors: list[Anchor]) -> list[Reading]:
+        singles: list[list[Reading]] = [self._readings_of(a) for a in anchors]
+        out = [r for rs in singles for r in rs]
+        # two anchors: the readings of one class that keep both (one path each)
+        for i in range(len(anchors)):
+            for j in range(i + 1, len(anchors)):
+                if _overlap(anchors[i], anchors[j]) or min(_strength(anchors[i]), _strength(anchors[j])) < 0.5:
+                    continue
+                for r1 in singles[i]:
+                    for r2 in singles[j]:
+                        if r1.kind == r2.kind == "members" and r1.steps == r2.steps == 1 and \
+                                r1.plan.target == r2.plan.target and r1.plan.count == r2.plan.count:
+                            out.append(self._both(r1, r2))
+        return out
+
+    def _readings_of(self, a: Anchor) -> list[Reading]:
+        out: list[Reading] = []
+        if a.is_value:
+            prop = self.vocab.get(a.prop)
+            assert prop is not None
+            values = list(a.stored) if a.exact and a.stored else [a.text]
+            constraint = Constraint(path=[Step(property=prop.name)], op="eq" if a.exact and a.stored else "contains",
+                                    values=values)
+            for cls in self.vocab.classes:
+                if prop.domains and self.vocab.fit(cls.iri, prop.domains) < 1.0:
+                    continue
+                out += self._members(cls, [constraint], f"{{T}} {prop.words} X", 1, (a,))
+            return out
+        for cls in self.vocab.classes:
+            for steps, text, fit, mids in self._paths(cls, a):
+                out += self._members(cls, [Constraint(path=steps, op="eq", values=list(a.iris))], text, len(steps),
+                                     (a,), fit=fit, mids=mids)
+        for cls_iri in a.classes:
+            cls = self.vocab.get(cls_iri)
+            if cls is None:
+                continue
+            for p in self.vocab.properties_of(cls_iri, "datatype"):
+                plan = QueryPlan(target=cls.name, candidates=list(a.iris)[:50], returns=[p.name])
+                out.append(Reading("attribute", plan, f"what is the {property_words(p)} of X?", (a,), 1, None,
+                                   asks=f"what {property_words(p)}?", prop=property_words(p)))
+        return out
+
+    def _members(self, cls: Term, constraints: list[Constraint], clause: str, steps: int, anchors: tuple[Anchor, ...],
+                 fit: float = 1.0, mids: tuple[str, ...] = ()) -> list[Reading]:
+        which = clause.replace("{T}", f"which {self._class_words[cls.iri]}")
+        many = clause.replace("{T}", f"how many {self._class_words[cls.iri]}")
+        base = QueryPlan(target=cls.name, constraints=constraints)
+        out = []
+        for count, text in ((False, which), (True, many)):
+            r = Reading("members", base.model_copy(update={"count": count}), text + "?", anchors, steps, cls.iri,
+                        clause=clause, asks=f"{'how many' if count else 'which'} {self._class_words[cls.iri]}?",
+                        mids=mids)
+            r.evidence["fit"] = round(fit, 2)
+            out.append(r)
+        return out
+
+    def _both(self, r1: Reading, r2: Reading) -> Reading:
+        """One answer class, both anchors: "X offered by which department and Y offered by it?"."""
+        lead = "how many" if r1.plan.count else "which"
+        text = (r1.clause.replace("{T}", f"{lead} {self._class_words[r1.answer_class or '']}") + " and "
+                + _retag(r2.clause, "X", "Y").replace("{T}", "it") + "?")
+        plan = r1.plan.model_copy(update={"constraints": [*r1.plan.constraints, *r2.plan.constraints]})
+        return Reading("members", plan, text, (*r1.anchors, *r2.anchors), max(r1.steps, r2.steps), r1.answer_class,
+                       clause=r1.clause, asks=r1.asks)
+
+    def _paths(self, target: Term, a: Anchor) -> list[tuple[list[Step], str, float, tuple[str, ...]]]:
+        """Paths of one or two object properties from `target` to the anchor's classes: (steps, the
+        path as a clause with {T} for the target and X for the anchor, how well domains and ranges fit)."""
+        objs = [p for p in self.vocab.properties if p.kind == "object"]
+
+        def hops(cls: str) -> list[tuple[Step, Term, tuple[str, ...], float]]:
+            out = []
+            for p in objs:
+                if (f := self.vocab.fit(cls, p.domains)) > 0:
+                    out.append((Step(property=p.name), p, p.ranges, f))
+                if (f := self.vocab.fit(cls, p.ranges)) > 0:
+                    out.append((Step(property=p.name, inverse=True), p, p.domains, f))
+            return out
+
+        def lands(declared: tuple[str, ...]) -> float:
+            return max((self.vocab.fit(c, declared) for c in a.classes), default=0.8)
+
+        def clause(left: str, step: Step, p: Term, right: str) -> str:
+            # forward: left p right; inverse: right p left
+            return f"{left} {p.words} {right}" if not step.inverse else f"{right} {p.words} {left}"
+
+        found: list[tuple[list[Step], str, float, tuple[str, ...]]] = []
+        for s1, p1, land1, f1 in hops(target.iri):
+            if (f := lands(land1)) > 0:
+                found.append(([s1], clause("{T}", s1, p1, "X"), f1 * f, ()))
+            for mid in self.vocab.classes:
+                fm = self.vocab.fit(mid.iri, land1) if mid.iri != target.iri else 0.0
+                if fm == 0:
+                    continue
+                mid_words = self._class_words[mid.iri]
+                for s2, p2, land2, f2 in hops(mid.iri):
+                    if s2.property != s1.property and (f := lands(land2)) > 0:
+                        text = clause(mid_words, s2, p2, "X") + "; " + clause("{T}", s1, p1, mid_words)
+                        found.append(([s1, s2], text, f1 * fm * f2 * f, (mid.iri,)))
+        return found
+
+    # -- 3. words and scores
+    def _embed(self, texts: Sequence[str]) -> np.ndarray:
+        missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]
+        if missing:
+            for t, v in zip(missing, self.embedder.embed(missing, kind="query")):
+                self._vectors[t] = v
+        return np.stack([self._vectors[t] for t in texts]) if texts else np.zeros((0, 1), np.float32)
+
+    def masked(self, question: str, anchors: Sequence[Anchor]) -> str:
+        spans = sorted(((s, e, ph) for ph, a in zip(PLACEHOLDERS, anchors) for s, e in a.spans), reverse=True)
+        for s, e, ph in spans:
+            question = question[:s] + ph + question[e:]
+        return question
+
+    def score(self, question: str, readings: list[Reading], option_links: list[list[Link]]) -> None:
+        masks = [self.masked(question, r.anchors) for r in readings]
+        qv = self.embedder.embed(list(dict.fromkeys(masks)), kind="query")
+        qidx = {m: i for i, m in enumerate(dict.fromkeys(masks))}
+        rv = self._embed([r.text for r in readings])
+        av = self._embed([r.asks for r in readings])
+        # Does the question ask for a number? English marks it with a closed set of words (how many,
+        # number of, count …): grammar, not a wording of any question set. Embedding probes for the
+        # same distinction separated count questions from list questions less well (measured).
+        named = [a for a in {a.spans: a for r in readings for a in r.anchors}.values() if not a.is_value]
+        quantity = bool(QUANTITY.search(self.masked(question, named)))  # not inside a name ("Count Basie")
+        words = self._words_outside(question, [a for r in readings for a in r.anchors if not a.is_value])
+        weight = {a.spans: _strength(a) for r in readings for a in r.anchors}
+        total = sum(weight.values()) or 1.0
+        for i, r in enumerate(readings):
+            q = qv[qidx[masks[i]]]
+            sem, asks = float(np.dot(q, rv[i])), float(np.dot(q, av[i]))
+            cover = sum({a.spans: weight[a.spans] for a in r.anchors}.values()) / total
+            r.evidence["sem"], r.evidence["asks"], r.evidence["cover"] = round(sem, 3), round(asks, 3), round(cover, 2)
+            r.score = (sem + ASKS * asks + COVER * cover - STEP_COST * (r.steps - 1)
+                       - 0.1 * (1 - r.evidence.get("fit", 1.0)))
+            # the question's own words name the answer's class, a class on the way, or the attribute
+            named = [self._names(c, words) for c in ((r.answer_class,) if r.answer_class else ()) + r.mids]
+            if r.prop:
+                named.append(set(self._forms(r.prop)) - {"has"} <= words)
+            if any(named):
+                r.evidence["named"] = float(sum(named))
+                r.score += NAMED * sum(named)
+            if r.plan.count:  # a count only for a question that asks for a number
+                r.evidence["quantity"] = float(quantity)
+                r.score += COUNT_BONUS if quantity else -EMPTY
+            if option_links:
+                share = self._option_share(r, option_links)
+                r.evidence["options_of_class"] = round(share, 2)
+                r.score += OPTION_CLASS * share
+
+    def _option_share(self, r: Reading, option_links: list[list[Link]]) -> float:
+        """How far the options are things of the kind the reading answers with: 1 for an option of the
+        answer class itself, ½ for one of a subclass of it; for a value reading, options naming no instance."""
+        if r.plan.count:
+            return 0.0
+        if r.answer_class is None:
+            return sum(not links for links in option_links) / len(option_links)
+        cls = r.answer_class
+
+        def fit(links: list[Link]) -> float:
+            specific = self._specific({c for lk in links for c in lk.classes if self.vocab.get(c)})
+            return 1.0 if cls in specific else 0.5 if any(cls in self.vocab.ancestors(c) for c in specific) else 0.0
+        return sum(fit(links) for links in option_links) / len(option_links)
+
+    # -- 4. evidence from running the best few
+    def check(self, question: str, readings: list[Reading], run: Run, options: list[str] | None,
+              option_links: list[list[Link]]) -> None:
+        """Run the best readings until the best one has run (at most RUN_BUDGET runs): a reading that
+        loses points here lets the next one up, which is run in its turn."""
+        ids = [{lk.iri for lk in links} for links in option_links]
+        for _ in range(RUN_BUDGET):
+            readings.sort(key=lambda r: -r.score)
+            best = readings[0]
+            if best.rows is not None or "error" in best.evidence:
+                break
+            self._evidence(best, run, options, ids, question)
+        readings.sort(key=lambda r: -r.score)
+
+    def _evidence(self, r: Reading, run: Run, options: list[str] | None, ids: list[set[str]], question: str) -> None:
+        """Run the reading; a count is judged by the things it counts (their query runs too)."""
+        members = r.plan.model_copy(update={"count": False}) if r.plan.count else r.plan
+        try:
+            rows = run(members)
+            r.rows = run(r.plan) if r.plan.count else rows
+        except PolyragError:  # a reading that cannot run is evidence against it
+            r.evidence["error"] = 1.0
+            r.score -= EMPTY
+            return
+        answers = _answers(rows) if r.kind == "members" else [v for row in rows for k, v in row.items()
+                                                               if k.startswith("r")]
+        if not answers:
+            r.evidence["empty"] = 1.0
+            r.score -= EMPTY
+            return
+        if r.kind == "attribute" and all(f" {fold(v)} " in f" {fold(question)} " for v in answers):
+            # the question states this value already (a subject's title beside its code): not what it asks
+            r.evidence["stated"] = 1.0
+            r.score -= EMPTY
+            return
+        if options and not r.plan.count:
+            hit = [i for i in select_options(options, _values(rows), option_ids=ids, allow_none=True)
+                   if not is_none_option(options[i])]
+            r.evidence["options_hit"] = float(len(hit))
+            r.score += OPTIONS_HIT if hit else -OPTIONS_HIT
+        if r.kind == "members" and r.answer_class:
+            exact = self._exact_share(answers, r.answer_class)
+            r.evidence["exact_class"] = round(exact, 2)
+            r.score -= SUBCLASS_ONLY * (1 - exact)
+
+    def _exact_share(self, answers: list[str], cls: str) -> float:
+        """Share of the answers whose classes hold no proper subclass of `cls` (a department filed as a
+        faculty by a subclass axiom is not what 'which faculty' asks for)."""
+        subs = {c.iri for c in self.vocab.classes if cls in self.vocab.ancestors(c.iri)}
+        if not subs:
+            return 1.0
+        return sum(not (set(self.index.classes_of(a)) & subs) for a in answers) / len(answers)
+
+    # -- 5. the model, only for a close call
+    def _choose(self, d: Draft, question: str, readings: list[Reading]) -> Reading:
+        top = [r for r in readings[:MAX_CHOICES] if readings[0].score - r.score < self.margin]
+        if len(top) < 2 or self.llm is None:
+            d.decisions["choice"] = "best score" + ("" if len(top) < 2 else f" ({len(top)} within the margin; no model)")
+            return readings[0]
+        numbered = "\n".join(f"{i}. {r.spelled()}" for i, r in enumerate(top, 1))
+        reply = self.llm.complete(load_prompt("querying", "ontology_choice").render(
+            question=question, readings=numbered), CHOICE_SCHEMA, max_tokens=12).parsed
+        pick = reply["choice"] - 1 if 1 <= reply["choice"] <= len(top) else 0
+        d.decisions["choice"] = f"chosen by the model among {len(top)} close readings"
+        return top[pick]
+
+
+# ------------------------------------------------------------------ helpers
+def _merge_adjacent(anchors: list[Anchor], question: str) -> list[Anchor]:
+    """Instances of one class written side by side, only brackets or separators between them, are one
+    thing under two names ('FSN3416 (ABCT3416)', 'MM6201 / MM6202'): one anchor."""
+    out: list[Anchor] = []
+    for a in anchors:
+        prev = out[-1] if out else None
+        if prev is not None and prev.classes == a.classes and not prev.is_value and \
+                question[prev.spans[-1][1]:a.spans[0][0]].strip(" ()[]/,&|-") == "":
+            out[-1] = Anchor(prev.spans + a.spans, prev.text, tuple(dict.fromkeys(prev.iris + a.iris)), prev.classes)
+        else:
+            out.append(a)
+    return out
+
+
+def _strength(a: Anchor) -> float:
+    if not a.is_value:
+        return 1.0
+    return 0.8 if a.exact and len(a.text.split()) > 1 else 0.15
+
+
+def _overlap(a: Anchor, b: Anchor) -> bool:
+    return any(s1 < e2 and s2 < e1 for s1, e1 in a.spans for s2, e2 in b.spans)
+
+
+def _retag(text: str, old: str, new: str) -> str:
+    return re.sub(rf"\b{old}\b", new, text)
+
+
+def _answers(rows: list[dict[str, str]] | None) -> list[str]:
+    return list(dict.fromkeys(r.get("x") or next(iter(r.values()), "") for r in rows or [] if r))
+
+
+def _count(rows: list[dict[str, str]]) -> int:
+    try:
+        return int(float(next(iter(rows[0].values()))))
+    except (IndexError, StopIteration, ValueError):
+        return 0
+
+
+def _values(rows: list[dict[str, str]]) -> list[Value]:
+    out = []
+    for r in rows:
+        iri = r.get("x")
+        out += [Value(v, iri) for k, v in r.items() if k != "x"] + ([Value(iri, iri)] if iri else [])
+    return out
