@@ -80,6 +80,10 @@ def ensure_workspace(root: Path, ontology_file: Path, progress: Progress | None 
     if kg_file is not None:
         want.update(kg_file=str(Path(kg_file).resolve()), kg_sha256=_digest(kg_file))
     if stamp.exists() and json.loads(stamp.read_text(encoding="utf-8")) == want:
+        # the benchmark measures today's defaults, not those written when its cache was made
+        from pyramid.config import render_default_toml
+
+        atomic_write_text(root / "polyrag.toml", render_default_toml())
         return Workspace.open(root)
     if root.parent.name == ".cache":
         # keep the benchmark's cache out of git even where the repository's .gitignore is older
@@ -155,6 +159,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         out = {"questions": len(rs), "precision": mean("precision", rs), "recall": mean("recall", rs),
                "f1": mean("f1", rs), "answered": mean("answered", rs), "llm_calls": mean("llm_calls", rs),
                "tokens": mean("tokens", rs), "seconds": mean("seconds", rs),
+               "seconds_p50": float(statistics.median([r["seconds"] for r in rs])) if rs else 0.0,
                "median_llm_calls": float(statistics.median([r["llm_calls"] for r in rs])) if rs else 0.0,
                "median_llm_calls_answered": float(statistics.median([r["llm_calls"] for r in rs if r["answered"]]))
                if any(r["answered"] for r in rs) else 0.0, "layers": dict(layers)}
@@ -287,13 +292,30 @@ def run(data_dir: Path, out_dir: Path, *, ontology_file: Path | None = None, wor
         task.done()
         every = statistics.fmean(costs) if costs else 0.0
     linking = linker_accuracy(ctx.index, staff_class=_staff_class(ctx))
+    cold = cold_ask_seconds(ws.root, questions[0]["question"], layers) if questions else None
     data = {"layers": layers, "mode": mode, "llm": session.llm.name, "questions": len(questions),
             "source": source.name, "setup_seconds": round(setup_s, 3), **summary, "every_layer_tokens": every,
-            "linker": linking, "per_question": details}
+            "cold_ask_seconds": cold, "linker": linking, "per_question": details}
     stem = "" if questions_file is None else "-" + source.stem.replace("questions_", "")
     report_name = name or (f"{NAME}-ontology{stem}" if layers == ["ontology"] else f"{NAME}-{'-'.join(layers)}{stem}")
     write_report(out_dir, report_name, data, markdown(data))
     return data
+
+
+def cold_ask_seconds(root: Path, question: str, layers: Sequence[str], runs: int = 3) -> float:
+    """Median wall time of a fresh `polyrag ask` process (interpreter start, imports, reading the
+    workspace's cached context, the question): what a user waits for at the command line."""
+    import subprocess
+    import sys
+
+    times = []
+    args = ["ask", str(root), question, *(["--layer", layers[0]] if len(layers) == 1 else ["--layers", ",".join(layers)])]
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "import sys, cli; sys.argv[0] = 'polyrag'; cli.main()", *args],
+                       capture_output=True, timeout=600, check=False)
+        times.append(time.perf_counter() - t0)
+    return round(statistics.median(times), 2)
 
 
 def _staff_class(ctx) -> str | None:
@@ -320,7 +342,9 @@ def markdown(d: dict[str, Any]) -> str:
              f"({d['mode']} mode), LLM {d['llm']}", "",
              md_table(head, [row("**all**", o)] + [row(t, b) for t, b in d["templates"].items()]), "",
              (f"Answered at: {', '.join(f'{k} {v}' for k, v in sorted(o['layers'].items()))}; LLM calls per "
-              f"question: median {o.get('median_llm_calls', 0.0):.1f}, mean {o['llm_calls']:.2f}; one-off setup "
+              f"question: median {o.get('median_llm_calls', 0.0):.1f}, mean {o['llm_calls']:.2f}; seconds per "
+              f"question in-process: p50 {o.get('seconds_p50', 0.0) * 1000:.0f} ms; a fresh `polyrag ask` process: "
+              f"{d.get('cold_ask_seconds') or 0:.2f} s wall (median of 3); one-off setup in this process "
               f"(vocabulary, label and value indexes): {d['setup_seconds']:.2f} s."
               + (" Open-answer F1: each question asked again without its options; the entities the answer "
                  "names against the gold options (precision over the options it names)." if opened else "")), "",

@@ -188,6 +188,7 @@ def bench_make_questions(
         kind: Annotated[str, typer.Option(help="mcq (the five templates, our own wordings) or open (other "
                                                "kinds: attribute, count, two steps)")] = "mcq",
         per_wording: Annotated[int, typer.Option(min=1, help="questions per wording")] = 4,
+        held: Annotated[bool, typer.Option("--held", help="mcq: the held-out wordings (never tuned on)")] = False,
         seed: Annotated[int, typer.Option(help="sampling seed")] = 0,
         data: Annotated[Path, typer.Option(help="shared data directory")] = DATA,
         workspace: Annotated[Path | None, typer.Option(help="workspace with the PolyU ontology imported; "
@@ -200,8 +201,10 @@ def bench_make_questions(
         raise PolyragError("--kind takes mcq or open")
     ws = acadchall.ensure_workspace(workspace or Path("reports/.cache/acadchall-ws"), data / "polyu" / "polyu_onto.ttl")
     select = Session(ws).ontology.select_trusted
-    make = question_sets.generate if kind == "mcq" else question_sets.generate_open
-    qs = make(select, per_wording=per_wording, seed=seed)
+    if kind == "mcq":
+        qs = question_sets.generate(select, per_wording=per_wording, seed=seed, held=held)
+    else:
+        qs = question_sets.generate_open(select, per_wording=per_wording, seed=seed)
     question_sets.write(out_file, qs)
     out.print(f"wrote {len(qs)} questions to {out_file}")
 

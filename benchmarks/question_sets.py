@@ -63,6 +63,36 @@ WORDINGS: dict[str, dict[str, str]] = {
     },
 }
 
+# Written after the planner was developed and measured once, never tuned on: a held-out check of
+# our own (`--wordings held`).
+HELD: dict[str, dict[str, str]] = {
+    "department_of_subject": {
+        "h1": "Which department is {anchor} taught by?",
+        "h2": "I am taking {anchor}; which department organises it?",
+        "h3": "Point me to the department responsible for {anchor}.",
+    },
+    "staff_of_department": {
+        "h1": "Which of these individuals hold a post at the {anchor}?",
+        "h2": "Who on this list is employed at the {anchor}?",
+        "h3": "Mark the staff of the {anchor} among these names.",
+    },
+    "subjects_of_department": {
+        "h1": "Which of these are taught at the {anchor}?",
+        "h2": "Mark the subjects that the {anchor} puts on.",
+        "h3": "Which courses listed here come from the {anchor}?",
+    },
+    "staff_with_interest": {
+        "h1": "Which of these researchers work on {anchor}?",
+        "h2": "Who here is interested in {anchor}?",
+        "h3": "Mark the academics whose research includes {anchor}.",
+    },
+    "faculty_of_staff": {
+        "h1": "{anchor} belongs to which faculty?",
+        "h2": "Which faculty is {anchor}'s home?",
+        "h3": "In which faculty would I find {anchor}?",
+    },
+}
+
 # open questions: kind → (wordings, the SPARQL that gives (anchor IRI, anchor text, gold))
 OPEN: dict[str, dict[str, str]] = {
     "subject_level": {"w1": "At what level is the subject {anchor} taught?", "w2": "What level is {anchor}?",
@@ -124,19 +154,21 @@ def _options(rng: random.Random, right: list[str], pool: list[str], label: Calla
     return labels, sorted(options.index(x) for x in picked)
 
 
-def generate(select: Select, *, per_wording: int = 4, seed: int = 0) -> list[dict[str, Any]]:
-    """MCQ/MAQ questions: every wording of every template, `per_wording` questions each."""
+def generate(select: Select, *, per_wording: int = 4, seed: int = 0, held: bool = False) -> list[dict[str, Any]]:
+    """MCQ/MAQ questions: every wording of every template, `per_wording` questions each (`held`: the
+    held-out wordings)."""
     f, rng = Facts(select), random.Random(seed)
+    wordings = HELD if held else WORDINGS
     staff, courses, depts = sorted(f.staff), sorted(f.course), sorted(f.dept_label)
     out: list[dict[str, Any]] = []
 
     def add(template: str, wording: str, anchor: str, options: list[str], answers: list[int], meta: dict) -> None:
-        text = WORDINGS[template][wording].format(anchor=anchor)
+        text = wordings[template][wording].format(anchor=anchor)
         out.append({"id": f"gen-{template}-{wording}-{len(out):04d}", "type": "MAQ" if len(answers) > 1 else "MCQ",
                     "template": template, "question": text[0].upper() + text[1:], "options": options,
                     "answers": answers, "meta": {**meta, "wording": wording}})
 
-    for wording in WORDINGS["department_of_subject"]:
+    for wording in wordings["department_of_subject"]:
         for c in rng.sample(courses, per_wording):
             code, title, d = f.course[c]
             if d not in f.dept_label:
@@ -152,17 +184,17 @@ def generate(select: Select, *, per_wording: int = 4, seed: int = 0) -> list[dic
         usable = [d for d in depts if len(by_dept[d]) >= 4]
         label = (lambda x: f.staff[x][0]) if template == "staff_of_department" else \
             (lambda x: f"{f.course[x][0]} {f.course[x][1]}")
-        for wording in WORDINGS[template]:
+        for wording in wordings[template]:
             for d in rng.sample(usable, per_wording):
                 opts, ans = _options(rng, by_dept[d], pool, label)
                 add(template, wording, f.dept_label[d], opts, ans, {"department": d})
     interests = sorted(f.interest)
-    for wording in WORDINGS["staff_with_interest"]:
+    for wording in wordings["staff_with_interest"]:
         for v in rng.sample(interests, per_wording):
             opts, ans = _options(rng, sorted(f.interest[v]), staff, lambda x: f.staff[x][0])
             add("staff_with_interest", wording, v.lower() if rng.random() < 0.5 else v, opts, ans, {"interest": v})
     faculties = sorted(f.fac_label)
-    for wording in WORDINGS["faculty_of_staff"]:
+    for wording in wordings["faculty_of_staff"]:
         for s in rng.sample([s for s in staff if f.staff[s][1] in f.dept_faculty], per_wording):
             opts, ans = _options(rng, [f.dept_faculty[f.staff[s][1]]], faculties, f.fac_label.get)
             add("faculty_of_staff", wording, f.staff[s][0], opts, ans, {"staff": s})

@@ -113,7 +113,7 @@ class KGSettings(BaseModel):
 
 
 class OntologySettings(BaseModel):
-    max_rows: int = Field(100, ge=1, description="more distinct answers than this = too broad, not answered here "
+    max_rows: int = Field(300, ge=1, description="more distinct answers than this = too broad, not answered here "
                           "(a reading that lost its constraint returns a whole class)")
     timeout_s: float = Field(10.0, gt=0, description="SPARQL query timeout")
     row_cap: int = Field(10000, ge=1, description="rows read from any query at most")

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -38,6 +39,7 @@ from pyramid.kg.index import TripleHit
 from pyramid.kg.layer import KGLayer
 from pyramid.kg.model import Triple, normalise_name
 from pyramid.llm import LLM, LLMSchemaError
+from pyramid.normalise import fold
 from pyramid.ontology.labels import fold_words
 from pyramid.prompts import load_prompt
 from pyramid.text_layer import Bm25Tokenizer
@@ -299,7 +301,10 @@ def answer_triples(kg: KGLayer, llm: LLM, cfg: KGSettings, meter: UsageMeter, qu
     return finish(question, hits, llm, cfg, tracer, start, options, pipeline="kg")
 
 
-OPTION_K = 10  # triples retrieved per option
+OPTION_K = 10  # triples retrieved to find an option's entity
+OPTION_TRIPLES = 300  # of its triples read, at most
+COMMON_SHARE = 0.6  # a thing joined to more than this share of the options supports none of them
+RARE = 100          # a term held by at most this many entity names of the KG names a thing, not a kind
 
 
 def _name_words(text: str) -> frozenset[str]:
@@ -316,6 +321,26 @@ def same_thing(option: str, name: str) -> bool:
     return a == b or (min(len(a), len(b)) >= 2 and (a <= b or b <= a))
 
 
+_TERM_COUNTS: dict[int, tuple[object, Counter]] = {}
+
+
+def name_term_counts(kg: KGLayer) -> Counter:
+    """How many names and relations of the KG hold each content term, once per index generation. A
+    word that a thousand of them hold ("staff", "department", "interest") names a kind of thing or a
+    relation; one that ten hold ("mechatronics") names a thing."""
+    index = kg.index.load()
+    key = id(index)
+    cached = _TERM_COUNTS.get(key)
+    if cached is None or cached[0] is not index.triples:
+        counts: Counter = Counter()
+        for t in index.triples:
+            for text in (t.subject.name, t.relation, t.object.name):
+                counts.update(set(content_terms(text)))
+        _TERM_COUNTS.clear()
+        cached = _TERM_COUNTS[key] = (index.triples, counts)
+    return cached[1]
+
+
 def option_support(kg: KGLayer, question: str, options: Sequence[str]) -> tuple[list[int], list[TripleHit]]:
     """The options a triple joins to what the question names: for each option, the triples retrieved
     for the option and the question together; one supports the option when one of its ends is the
@@ -323,23 +348,42 @@ def option_support(kg: KGLayer, question: str, options: Sequence[str]) -> tuple[
     content words all occur in the question: "mechatronics")."""
     names = question_names(question)
     terms = set(content_terms(question))
-    selected: list[int] = []
-    support: list[TripleHit] = []
-    for i, option in enumerate(options):
-        if is_none_option(option) or not option.strip():
-            continue
-        found = []
-        for h in kg.search(f"{option}: {question}", k=OPTION_K):
-            t = h.triple
+    counts = name_term_counts(kg)
+    # the question's rare terms name what it is about ("proteomics"); its common ones name kinds
+    # ("staff", "department"): an end holding most of the rare ones is named by the question
+    rare = {w for w in terms if counts[w] <= RARE} - {w for o in options for w in content_terms(o)}
+    real = [i for i, o in enumerate(options) if o.strip() and not is_none_option(o)]
+    found: dict[int, list[tuple[TripleHit, str]]] = {}
+    store = kg.store()
+    for i in real:
+        # the option's own entities (found by its name), then every triple they take part in
+        hits = kg.search(options[i], k=OPTION_K)
+        ids = list(dict.fromkeys(e.id for h in hits for e in (h.triple.subject, h.triple.object)
+                                 if same_thing(options[i], e.name)))
+        triples = store.neighbours(ids, hops=1, limit=OPTION_TRIPLES) if ids else []
+        scores = kg.index.score([t.id for t in triples], kg.embedder.embed_one(question, kind="query"))
+        for t in sorted(triples, key=lambda t: -scores.get(t.id, 0.0)):
+            h = TripleHit(t, scores.get(t.id, 0.0), "option")
             for mine, other in ((t.subject, t.object), (t.object, t.subject)):
                 other_terms = set(content_terms(other.name))
-                if same_thing(option, mine.name) and not same_thing(option, other.name) and \
-                        (named_in(other.name, names, other.type) or (other_terms and other_terms <= terms)):
-                    found.append(h)
+                if same_thing(options[i], mine.name) and not same_thing(options[i], other.name) and \
+                        (named_in(other.name, names, other.type) or
+                         bool(rare & other_terms)):
+                    found.setdefault(i, []).append((h, fold(other.name)))
                     break
-        if found:
+    # Evidence that joins most of the options to the same thing tells none of them apart ("X is a
+    # staff member", "Y is a department" for a question about staff members or departments).
+    ends: dict[str, set[int]] = {}
+    for i, pairs in found.items():
+        for _, end in pairs:
+            ends.setdefault(end, set()).add(i)
+    common = {end for end, who in ends.items() if len(who) > COMMON_SHARE * len(real)}
+    selected, support = [], []
+    for i in sorted(found):
+        kept = [h for h, end in found[i] if end not in common]
+        if kept:
             selected.append(i)
-            support.extend(found[:2])
+            support.extend(kept[:2])
     return selected, support
 
 

@@ -33,12 +33,14 @@ from pyramid.session import Session
 from pyramid.types import Answer, Handover, LayerName, SparqlEvidence, Tracer, check_question
 from pyramid.usage import UsageMeter
 from querying.options import Value, select_options
-from querying.readings import ReadingPlanner
+from querying.readings import Neighbourhood, ReadingPlanner
 from querying.sparql_plan import QueryPlan, compile_plan
 
 Mode = Literal["plan", "raw"]
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 LABELS_CACHE = "ontology-labels.json"
 VALUES_CACHE = "ontology-values.json"
+SHOWN = 50  # answers written out in an answer's text; all of them are in its evidence rows
 
 
 @dataclass
@@ -76,6 +78,27 @@ class OntologyAnswerer:
     def select(self, query: str) -> list[dict[str, str]]:
         """SELECT through the layer's safe path (the read-only check, the query process, timeout, row cap)."""
         return text_rows(self.layer.select(query, timeout_s=self.cfg.timeout_s, row_cap=self.cfg.row_cap))
+
+    def uses(self, iris) -> Neighbourhood | None:
+        """What the data joins these instances to, one and two steps out (readings.Neighbourhood), by
+        three queries through the safe path (a hub can be large: the timeout bounds it; on a timeout
+        the readings fall back to the schema's paths)."""
+        values = "VALUES ?a { " + " ".join(f"<{i}>" for i in list(iris)[:50]) + " }"
+        # rdf:type edges lead to a class and from it to every instance of it: not a path of the schema
+        near = ('{ ?a ?p ?m BIND("out" AS ?w) } UNION { ?m ?p ?a BIND("in" AS ?w) } '
+                f'FILTER(isIRI(?m) && ?p != <{RDF_TYPE}>)')
+        far = ('{ ?m ?q ?n BIND("out" AS ?v) } UNION { ?n ?q ?m BIND("in" AS ?v) } '
+               f'FILTER(isIRI(?n) && ?n != ?a && ?q != <{RDF_TYPE}>)')
+        try:
+            attributes = self.select(f"SELECT DISTINCT ?p WHERE {{ {values} ?a ?p ?o FILTER(isLiteral(?o)) }}")
+            one = self.select(f"SELECT DISTINCT ?p ?w ?c WHERE {{ {values} {near} ?m a ?c }}")
+            two = self.select(f"SELECT DISTINCT ?p ?w ?cm ?q ?v ?c WHERE {{ {values} {near} ?m a ?cm . {far} "
+                              "?n a ?c }")
+        except PolyragError:
+            return None
+        return Neighbourhood(frozenset(r["p"] for r in attributes),
+                             frozenset((r["p"], r["w"], r["c"]) for r in one),
+                             frozenset((r["p"], r["w"], r["cm"], r["q"], r["v"], r["c"]) for r in two))
 
     def margin(self) -> float:
         """`ontology.reading_margin`, or by the model when unset (see its description)."""
@@ -135,7 +158,8 @@ class OntologyAnswerer:
                                          margin=self.margin())
                 failed = None
                 try:
-                    draft = planner.draft(question, options, run=lambda p: self.select(self.compile(p, ctx)))
+                    draft = planner.draft(question, options, run=lambda p: self.select(self.compile(p, ctx)),
+                                          uses=self.uses)
                     rec.input.update(draft.trace())
                     plan, rows = draft.plan, draft.rows
                     rec.outcome = "planned" if plan else f"no plan: {draft.reason}"
@@ -176,7 +200,8 @@ class OntologyAnswerer:
             evidence = [SparqlEvidence(plan=_plan_dict(plan), query=query)]
             return finish(f"The ontology query failed: {failed}", False, evidence, None)
         evidence = [SparqlEvidence(plan=_plan_dict(plan), query=query, rows=rows[:max_rows * 5])]
-        return _decide(question, rows, plan, options, option_links, max_rows, tracer, finish, evidence)
+        return _decide(question, rows, plan, options, option_links, max_rows, tracer, finish, evidence,
+                       name_of=ctx.index.name_of)
 
 
 def answer_ontology(session: Session, question: str, *, options: list[str] | None = None,
@@ -194,14 +219,15 @@ def _plan_dict(plan: QueryPlan | None) -> dict | None:
 
 
 def _decide(question: str, rows: list[dict[str, str]], plan: QueryPlan | None, options: list[str] | None,
-            option_links: list[list[Link]], max_rows: int, tracer: Tracer, finish, evidence) -> Answer:
+            option_links: list[list[Link]], max_rows: int, tracer: Tracer, finish, evidence,
+            name_of=lambda iri: None) -> Answer:
     # The Answer is built after the step closes, so the trace it copies includes this step.
     with tracer.step("ontology.decide", "ontology", max_rows=max_rows) as rec:
         text, answered, selected = _verdict(rows, plan, options, option_links, max_rows)
         rec.outcome = text if not answered else \
             f"answered: {text[:80]}" + (f" (options {selected})" if selected is not None else "")
         if answered:
-            text = _answer_text(_group(rows), options, selected) if not (plan and plan.count) else text
+            text = _answer_text(_group(rows), options, selected, name_of) if not (plan and plan.count) else text
     return finish(text if answered else _EXPLAIN.get(text.split(":")[0], text), answered, evidence, selected)
 
 
@@ -245,13 +271,16 @@ def _group(rows: list[dict[str, str]]) -> dict[str, tuple[list[str], list[str]]]
 
 
 def _answer_text(answers: dict[str, tuple[list[str], list[str]]], options: list[str] | None,
-                 selected: list[int] | None) -> str:
-    """What was found, one answer per item: 'label: value; value' (the IRI when there is no label)."""
+                 selected: list[int] | None, name_of=lambda iri: None) -> str:
+    """What was found, one answer per item: 'label: value; value' (without an rdfs:label, the name the
+    label index knows it by — ub:name, has_name —, else the IRI)."""
     items = []
     for iri, (labels, values) in answers.items():
-        name = labels[0] if labels else iri
+        name = labels[0] if labels else (name_of(iri) or iri)
         items.append(f"{name}: {'; '.join(values)}" if values else name)
-    text = " | ".join(items)
+    text = " | ".join(items[:SHOWN])
+    if len(items) > SHOWN:  # the rest are in the evidence rows
+        text += f" | … and {len(items) - SHOWN} more"
     if options and selected:
         text += " — options supported: " + "; ".join(f"{i}. {options[i]}" for i in selected)
     return text

@@ -48,6 +48,7 @@ STEP_COST = 0.03          # per property step beyond the first
 QUANTITY = re.compile(r"\b(how\s+many|how\s+much|number\s+of|count|counts|counting|total|amount\s+of|tally)\b",
                       re.IGNORECASE)
 COUNT_BONUS = 0.1         # a counting reading of a question that asks for a number
+WHO = re.compile(r"\b(who|whom)\b", re.IGNORECASE)  # English asks for a person or a body with these
 NAMED = 0.1               # per class of the reading (or its attribute) that the question names in its own words
 # × the share of what the question names that the reading uses (instances weigh 1; a value of
 # several words 0.8, of one word 0.15: "part" may be a stored position, but rarely what is meant)
@@ -60,6 +61,7 @@ OPTIONS_HIT = 0.15        # its rows support some option / none of them
 # department is a FACULTY by PolyU's axiom; had the question meant departments, it would say so, and
 # the department reading would win on its words)
 SUBCLASS_ONLY = 0.25
+TRACE_READINGS = 6
 RUN_BUDGET = 16           # queries run for evidence, at most
 MAX_CHOICES = 4
 PLACEHOLDERS = ("X", "Y", "Z")
@@ -68,6 +70,28 @@ CHOICE_SCHEMA = {"type": "object", "properties": {"choice": {"type": "integer", 
                                                              "maximum": MAX_CHOICES}},
                  "required": ["choice"], "additionalProperties": False}
 Run = Callable[[QueryPlan], list[dict[str, str]]]
+# instance IRIs → what the data joins them to (see Neighbourhood), None when it cannot say
+Uses = Callable[[Sequence[str]], "Neighbourhood | None"]
+
+
+# (answer class IRI, steps as (property, inverse) from the answer to the anchor) →
+# (the path in words, how well domains and ranges fit, the classes passed through)
+Paths = dict[tuple[str, tuple[tuple[str, bool], ...]], tuple[str, float, tuple[str, ...]]]
+
+
+@dataclass(frozen=True)
+class Neighbourhood:
+    """What the data joins an anchor to, as the readings need it. Ways are relative to the nearer
+    node: "out" when it is the subject, "in" when it is the object.
+
+    attributes  datatype properties the anchor has
+    one         (property, way, class of the neighbour)
+    two         (property, way, class of the middle node, property, way, class of the far node)
+    """
+
+    attributes: frozenset[str] = frozenset()
+    one: frozenset[tuple[str, str, str]] = frozenset()
+    two: frozenset[tuple[str, str, str, str, str, str]] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -123,7 +147,7 @@ class Draft:
 
     def trace(self) -> dict:
         return {"decisions": self.decisions, "reason": self.reason,
-                "readings": [f"{r.score:.3f} {r.spelled()} {r.evidence}" for r in self.readings[:6]]}
+                "readings": [f"{r.score:.3f} {r.spelled()} {r.evidence}" for r in self.readings[:TRACE_READINGS]]}
 
 
 # ------------------------------------------------------------------ schema words
@@ -151,12 +175,17 @@ class ReadingPlanner:
                  llm: LLM | None = None, *, margin: float = 0.02) -> None:
         self.vocab, self.index, self.values, self.embedder, self.llm = vocab, index, values, embedder, llm
         self.margin = margin
+        self._uses: Uses | None = None
         self._class_words = {c.iri: class_words(vocab, c) for c in vocab.classes}
         self._schema_words = sorted({*self._class_words.values(), *(property_words(p) for p in vocab.properties)})
         self._vectors: dict[str, np.ndarray] = {}
 
     # -- entry point
-    def draft(self, question: str, options: list[str] | None = None, run: Run | None = None) -> Draft:
+    def draft(self, question: str, options: list[str] | None = None, run: Run | None = None,
+              uses: Uses | None = None) -> Draft:
+        """`run` runs a plan (read-only); `uses` says which properties the named instances take part
+        in, so readings through properties an anchor does not have are never made."""
+        self._uses = uses
         d = Draft(question, None)
         anchors = self.anchors(question)
         d.decisions["anchors"] = "; ".join(f"{a.text!r} → {a.prop or ','.join(self._short(c) for c in a.classes)}"
@@ -294,6 +323,7 @@ class ReadingPlanner:
 
     def _readings_of(self, a: Anchor) -> list[Reading]:
         out: list[Reading] = []
+        near = self._uses(a.iris) if (self._uses is not None and not a.is_value) else None
         if a.is_value:
             prop = self.vocab.get(a.prop)
             assert prop is not None
@@ -305,15 +335,18 @@ class ReadingPlanner:
                     continue
                 out += self._members(cls, [constraint], f"{{T}} {prop.words} X", 1, (a,))
             return out
-        for cls in self.vocab.classes:
-            for steps, text, fit, mids in self._paths(cls, a):
-                out += self._members(cls, [Constraint(path=steps, op="eq", values=list(a.iris))], text, len(steps),
-                                     (a,), fit=fit, mids=mids)
+        paths = self._schema_paths(a) if near is None else self._data_paths(near)
+        for (cls_iri, key), (text, fit, mids) in paths.items():
+            steps = [Step(property=prop, inverse=inverse) for prop, inverse in key]
+            out += self._members(self.vocab.by_iri[cls_iri], [Constraint(path=steps, op="eq", values=list(a.iris))],
+                                 text, len(steps), (a,), fit=fit, mids=mids)
         for cls_iri in a.classes:
             cls = self.vocab.get(cls_iri)
             if cls is None:
                 continue
             for p in self.vocab.properties_of(cls_iri, "datatype"):
+                if near is not None and p.iri not in near.attributes:
+                    continue
                 plan = QueryPlan(target=cls.name, candidates=list(a.iris)[:50], returns=[p.name])
                 out.append(Reading("attribute", plan, f"what is the {property_words(p)} of X?", (a,), 1, None,
                                    asks=f"what {property_words(p)}?", prop=property_words(p)))
@@ -342,9 +375,51 @@ class ReadingPlanner:
         return Reading("members", plan, text, (*r1.anchors, *r2.anchors), max(r1.steps, r2.steps), r1.answer_class,
                        clause=r1.clause, asks=r1.asks)
 
-    def _paths(self, target: Term, a: Anchor) -> list[tuple[list[Step], str, float, tuple[str, ...]]]:
-        """Paths of one or two object properties from `target` to the anchor's classes: (steps, the
-        path as a clause with {T} for the target and X for the anchor, how well domains and ranges fit)."""
+    @staticmethod
+    def _clause(left: str, step: Step, p: Term, right: str) -> str:
+        """A step in words: forward, "left p right"; walked backwards, "right p left"."""
+        return f"{left} {p.words} {right}" if not step.inverse else f"{right} {p.words} {left}"
+
+    def _data_paths(self, near: Neighbourhood) -> Paths:
+        """The readings' paths the data holds around the anchor: (answer class, steps from the answer
+        to the anchor) → (the path in words, 1.0, the class passed through). An answer class is the
+        neighbour's class or any class above it."""
+        out: Paths = {}
+
+        def step(prop: str, way: str) -> Step | None:
+            # `way` is seen from the node nearer the anchor, and the plan walks from the answer inwards:
+            # the nearer node is the object of a step walked forward ("in")
+            term = self.vocab.by_iri.get(prop)
+            if term is None or term.kind != "object":
+                return None
+            return Step(property=term.name, inverse=way != "in")
+
+        for prop, way, cls in sorted(near.one):
+            s1 = step(prop, way)
+            if s1 is None or cls not in self.vocab.by_iri:
+                continue
+            for target in (cls, *self.vocab.ancestors(cls)):
+                if target in self.vocab.by_iri:
+                    out.setdefault((target, _key(s1)), (self._clause("{T}", s1, self.vocab.terms[s1.property], "X"),
+                                                        1.0, ()))
+        for p1, w1, mid, p2, w2, cls in sorted(near.two):
+            inner, outer = step(p1, w1), step(p2, w2)
+            if inner is None or outer is None or mid not in self.vocab.by_iri or cls not in self.vocab.by_iri \
+                    or inner.property == outer.property:
+                continue
+            mid_words = self._class_words[mid]
+            text = (self._clause(mid_words, inner, self.vocab.terms[inner.property], "X") + "; "
+                    + self._clause("{T}", outer, self.vocab.terms[outer.property], mid_words))
+            for target in (cls, *self.vocab.ancestors(cls)):
+                key = (target, _key(outer, inner))
+                # the most specific middle class words the reading (DEPARTMENT over FACULTY)
+                if target in self.vocab.by_iri and (key not in out or out[key][2][0] in self.vocab.ancestors(mid)):
+                    out[key] = (text, 1.0, (mid,))
+        return out
+
+    def _schema_paths(self, a: Anchor) -> Paths:
+        """Without the data to ask: paths of one or two object properties from every class to the
+        anchor's classes as domains and ranges allow, with how well they fit."""
         objs = [p for p in self.vocab.properties if p.kind == "object"]
 
         def hops(cls: str) -> list[tuple[Step, Term, tuple[str, ...], float]]:
@@ -359,23 +434,20 @@ class ReadingPlanner:
         def lands(declared: tuple[str, ...]) -> float:
             return max((self.vocab.fit(c, declared) for c in a.classes), default=0.8)
 
-        def clause(left: str, step: Step, p: Term, right: str) -> str:
-            # forward: left p right; inverse: right p left
-            return f"{left} {p.words} {right}" if not step.inverse else f"{right} {p.words} {left}"
-
-        found: list[tuple[list[Step], str, float, tuple[str, ...]]] = []
-        for s1, p1, land1, f1 in hops(target.iri):
-            if (f := lands(land1)) > 0:
-                found.append(([s1], clause("{T}", s1, p1, "X"), f1 * f, ()))
-            for mid in self.vocab.classes:
-                fm = self.vocab.fit(mid.iri, land1) if mid.iri != target.iri else 0.0
-                if fm == 0:
-                    continue
-                mid_words = self._class_words[mid.iri]
-                for s2, p2, land2, f2 in hops(mid.iri):
-                    if s2.property != s1.property and (f := lands(land2)) > 0:
-                        text = clause(mid_words, s2, p2, "X") + "; " + clause("{T}", s1, p1, mid_words)
-                        found.append(([s1, s2], text, f1 * fm * f2 * f, (mid.iri,)))
+        found: Paths = {}
+        for target in self.vocab.classes:
+            for s1, p1, land1, f1 in hops(target.iri):
+                if (f := lands(land1)) > 0:
+                    found[(target.iri, _key(s1))] = (self._clause("{T}", s1, p1, "X"), f1 * f, ())
+                for mid in self.vocab.classes:
+                    fm = self.vocab.fit(mid.iri, land1) if mid.iri != target.iri else 0.0
+                    if fm == 0:
+                        continue
+                    mid_words = self._class_words[mid.iri]
+                    for s2, p2, land2, f2 in hops(mid.iri):
+                        if s2.property != s1.property and (f := lands(land2)) > 0:
+                            text = self._clause(mid_words, s2, p2, "X") + "; " + self._clause("{T}", s1, p1, mid_words)
+                            found.setdefault((target.iri, _key(s1, s2)), (text, f1 * fm * f2 * f, (mid.iri,)))
         return found
 
     # -- 3. words and scores
@@ -398,11 +470,12 @@ class ReadingPlanner:
         qidx = {m: i for i, m in enumerate(dict.fromkeys(masks))}
         rv = self._embed([r.text for r in readings])
         av = self._embed([r.asks for r in readings])
-        # Does the question ask for a number? English marks it with a closed set of words (how many,
-        # number of, count …): grammar, not a wording of any question set. Embedding probes for the
-        # same distinction separated count questions from list questions less well (measured).
+        # Does the question ask for a number, or for someone? English marks these with closed sets of
+        # words (how many, number of, count …; who, whom): grammar, not a wording of any question set.
+        # Embedding probes for the same distinctions separated the questions less well (measured).
         named = [a for a in {a.spans: a for r in readings for a in r.anchors}.values() if not a.is_value]
         quantity = bool(QUANTITY.search(self.masked(question, named)))  # not inside a name ("Count Basie")
+        someone = bool(WHO.search(self.masked(question, named)))
         words = self._words_outside(question, [a for r in readings for a in r.anchors if not a.is_value])
         weight = {a.spans: _strength(a) for r in readings for a in r.anchors}
         total = sum(weight.values()) or 1.0
@@ -420,6 +493,9 @@ class ReadingPlanner:
             if any(named):
                 r.evidence["named"] = float(sum(named))
                 r.score += NAMED * sum(named)
+            if someone and r.kind == "attribute":  # "who …?" asks for someone, not a value of something
+                r.evidence["who"] = 1.0
+                r.score -= EMPTY
             if r.plan.count:  # a count only for a question that asks for a number
                 r.evidence["quantity"] = float(quantity)
                 r.score += COUNT_BONUS if quantity else -EMPTY
@@ -522,6 +598,10 @@ def _merge_adjacent(anchors: list[Anchor], question: str) -> list[Anchor]:
         else:
             out.append(a)
     return out
+
+
+def _key(*steps: Step) -> tuple[tuple[str, bool], ...]:
+    return tuple((st.property, st.inverse) for st in steps)
 
 
 def _strength(a: Anchor) -> float:

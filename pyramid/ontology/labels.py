@@ -143,6 +143,7 @@ class LabelIndex:
     def __post_init__(self) -> None:
         self._keys: dict[Tier, dict[str, list[int]]] = {t: defaultdict(list) for t in TIERS if t != "fuzzy"}
         self._classes: dict[str, tuple[str, ...]] = {}
+        self._names: dict[str, str] | None = None
         self._cjk: list[frozenset[str]] = []   # per entry: the CJK rendering of its name, if any
         for i, e in enumerate(self.entries):
             self._add(i, e)
@@ -242,6 +243,15 @@ class LabelIndex:
     # -- queries
     def __len__(self) -> int:
         return len(self._classes)
+
+    def name_of(self, iri: str) -> str | None:
+        """A name the instance is indexed under (its first label-like literal), or None."""
+        if self._names is None:
+            self._names = {}
+            for e in self.entries:
+                if not e.acronym:
+                    self._names.setdefault(e.iri, e.surface)
+        return self._names.get(iri)
 
     def classes_of(self, iri: str) -> tuple[str, ...]:
         return self._classes.get(iri, ())
