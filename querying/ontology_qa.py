@@ -40,6 +40,7 @@ Mode = Literal["plan", "raw"]
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 LABELS_CACHE = "ontology-labels.json"
 VALUES_CACHE = "ontology-values.json"
+LINKS_CACHE = "ontology-links.json"
 SHOWN = 50  # answers written out in an answer's text; all of them are in its evidence rows
 
 
@@ -52,6 +53,7 @@ class OntologyContext:
     vocab: Vocab
     index: LabelIndex
     values: ValueIndex
+    links: dict[str, set[tuple[str, str, str]]]  # class → (object property, "out" | "in", class) in the data
 
 
 # One context per layer object (a session's), rebuilt when the store changes.
@@ -80,25 +82,23 @@ class OntologyAnswerer:
         return text_rows(self.layer.select(query, timeout_s=self.cfg.timeout_s, row_cap=self.cfg.row_cap))
 
     def uses(self, iris) -> Neighbourhood | None:
-        """What the data joins these instances to, one and two steps out (readings.Neighbourhood), by
-        three queries through the safe path (a hub can be large: the timeout bounds it; on a timeout
-        the readings fall back to the schema's paths)."""
+        """What the data joins these instances to (readings.Neighbourhood): their attributes and
+        neighbours by one query through the safe path (the timeout bounds a hub; on a timeout the
+        readings fall back to the schema's paths), the second step from the context's class links."""
         values = "VALUES ?a { " + " ".join(f"<{i}>" for i in list(iris)[:50]) + " }"
-        # rdf:type edges lead to a class and from it to every instance of it: not a path of the schema
-        near = ('{ ?a ?p ?m BIND("out" AS ?w) } UNION { ?m ?p ?a BIND("in" AS ?w) } '
-                f'FILTER(isIRI(?m) && ?p != <{RDF_TYPE}>)')
-        far = ('{ ?m ?q ?n BIND("out" AS ?v) } UNION { ?n ?q ?m BIND("in" AS ?v) } '
-               f'FILTER(isIRI(?n) && ?n != ?a && ?q != <{RDF_TYPE}>)')
         try:
-            attributes = self.select(f"SELECT DISTINCT ?p WHERE {{ {values} ?a ?p ?o FILTER(isLiteral(?o)) }}")
-            one = self.select(f"SELECT DISTINCT ?p ?w ?c WHERE {{ {values} {near} ?m a ?c }}")
-            two = self.select(f"SELECT DISTINCT ?p ?w ?cm ?q ?v ?c WHERE {{ {values} {near} ?m a ?cm . {far} "
-                              "?n a ?c }")
+            # the anchors inside every branch: a branch is evaluated on its own, and one without them scans
+            rows = self.select(
+                f"SELECT DISTINCT ?p ?w ?c WHERE {{ "
+                f"{{ {values} ?a ?p ?o FILTER(isLiteral(?o)) BIND(\"attr\" AS ?w) }} UNION "
+                f"{{ {values} ?a ?p ?m FILTER(isIRI(?m) && ?p != <{RDF_TYPE}>) ?m a ?c BIND(\"out\" AS ?w) }} UNION "
+                f"{{ {values} ?m ?p ?a FILTER(?p != <{RDF_TYPE}>) ?m a ?c BIND(\"in\" AS ?w) }} }}")
         except PolyragError:
             return None
-        return Neighbourhood(frozenset(r["p"] for r in attributes),
-                             frozenset((r["p"], r["w"], r["c"]) for r in one),
-                             frozenset((r["p"], r["w"], r["cm"], r["q"], r["v"], r["c"]) for r in two))
+        links = self.context().links
+        one = frozenset((r["p"], r["w"], r["c"]) for r in rows if r["w"] != "attr")
+        two = frozenset((p, w, mid, q, v, c) for p, w, mid in one for q, v, c in links.get(mid, ()))
+        return Neighbourhood(frozenset(r["p"] for r in rows if r["w"] == "attr"), one, two)
 
     def margin(self) -> float:
         """`ontology.reading_margin`, or by the model when unset (see its description)."""
@@ -127,7 +127,11 @@ class OntologyAnswerer:
             if values is None:
                 values = ValueIndex.from_select(layer.select_trusted, vocab, fingerprint=fp)
                 values.save(self.cache_dir / VALUES_CACHE)
-            ctx = OntologyContext(vocab, index, values)
+            links = _load_links(self.cache_dir / LINKS_CACHE, fp)
+            if links is None:
+                links = class_links(layer.select_trusted)
+                _save_links(self.cache_dir / LINKS_CACHE, fp, links)
+            ctx = OntologyContext(vocab, index, values, links)
             _contexts[layer] = ctx
         return ctx
 
@@ -202,6 +206,36 @@ class OntologyAnswerer:
         evidence = [SparqlEvidence(plan=_plan_dict(plan), query=query, rows=rows[:max_rows * 5])]
         return _decide(question, rows, plan, options, option_links, max_rows, tracer, finish, evidence,
                        name_of=ctx.index.name_of)
+
+
+def class_links(select) -> dict[str, set[tuple[str, str, str]]]:
+    """For each class, the object properties its instances take part in and the classes at the other
+    end, seen from the class ("out": its instance is the subject): the second steps of readings."""
+    rows = select(f"SELECT DISTINCT ?c1 ?p ?c2 WHERE {{ ?x ?p ?y FILTER(isIRI(?y) && ?p != <{RDF_TYPE}>) "
+                  "?x a ?c1 . ?y a ?c2 }")
+    out: dict[str, set[tuple[str, str, str]]] = {}
+    for r in rows:
+        out.setdefault(r["c1"], set()).add((r["p"], "out", r["c2"]))
+        out.setdefault(r["c2"], set()).add((r["p"], "in", r["c1"]))
+    return out
+
+
+def _save_links(path: Path, fingerprint: str, links: dict[str, set[tuple[str, str, str]]]) -> None:
+    from pyramid.workspace import atomic_write_json
+
+    atomic_write_json(path, {"fingerprint": fingerprint, "links": {c: sorted(v) for c, v in links.items()}})
+
+
+def _load_links(path: Path, fingerprint: str) -> dict[str, set[tuple[str, str, str]]] | None:
+    import json
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if data.get("fingerprint") != fingerprint:
+        return None
+    return {c: {tuple(x) for x in v} for c, v in data["links"].items()}  # type: ignore[misc]
 
 
 def answer_ontology(session: Session, question: str, *, options: list[str] | None = None,
