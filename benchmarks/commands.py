@@ -182,6 +182,28 @@ def bench_acadchall(
     out.print(acadchall.markdown(d))
 
 
+@app.command("pages")
+def bench_pages(
+        pages: Annotated[Path | None, typer.Option(help="pages JSONL (id, title, text); default "
+                                                     "polyu_pages/pages_dev.jsonl")] = None,
+        questions: Annotated[list[Path] | None, typer.Option(help="AcadChall-format files (repeatable); default "
+                                                               "the dev file and the dev wordings")] = None,
+        limit: Annotated[int | None, typer.Option(min=1, help="first N pages (+ every department page)")] = None,
+        data: Annotated[Path, typer.Option(help="shared data directory")] = DATA,
+        workspace: Annotated[Path | None, typer.Option(help="workspace to (re)use; default "
+                                                          "reports/.cache/pages-ws")] = None,
+        out_dir: REPORTS = Path("reports")) -> None:
+    """The pyramid built from a domain's pages and its schema: build cost per step, model calls per page,
+    extraction P/R per property against the gold ontology, AcadChall through the waterfall."""
+    from benchmarks import pages as bench
+    from pyramid.progress import RichProgress
+
+    with RichProgress(err) as progress:
+        d = bench.run(data, out_dir, pages=pages, questions=questions, limit=limit, workspace=workspace,
+                      progress=progress)
+    out.print(bench.markdown(d))
+
+
 @app.command("make-questions")
 def bench_make_questions(
         out_file: Annotated[Path, typer.Option("--out", help="JSONL file to write")],

@@ -19,8 +19,9 @@ def register(root: typer.Typer) -> None:
 
 @app.command("build")
 def build(workspace: WorkspaceArg,
-          mode: Annotated[str | None, typer.Option(help="cascade (f_par → f_ent → f_rel → f_dis), single "
-                                                        "(one call per chunk), grounded (sentence rules + "
+          mode: Annotated[str | None, typer.Option(help="read (the pages read against the "
+                                                        "workspace's schema, no model), cascade (f_par → f_ent → "
+                                                        "f_rel → f_dis), single (one call per chunk), grounded (sentence rules + "
                                                         "enum-constrained calls), rules (no model) or auto; "
                                                         "default kg.mode")] = None,
           limit: Annotated[int | None, typer.Option(help="first N documents only")] = None) -> None:
@@ -30,9 +31,14 @@ def build(workspace: WorkspaceArg,
 
     session = open_session(workspace)
     check_mode(mode or session.settings.kg.mode)  # before the model is touched
-    chosen = resolve_mode(mode or session.settings.kg.mode, session.llm)  # the one place that decides auto
     with RichProgress(err) as progress:
-        r = session.kg.build(session.llm, mode=chosen, progress=progress, limit=limit)
+        requested = mode or session.settings.kg.mode
+        # the pages' reading when asked for, or when auto follows the ontology's reader
+        wants = requested == "read" or (requested == "auto" and session.settings.ontology.extract_method == "read")
+        readings = session.readings(progress) if wants else None
+        # the one place that decides auto
+        chosen = resolve_mode(requested, session.llm, can_read=readings is not None)
+        r = session.kg.build(session.llm, mode=chosen, progress=progress, limit=limit, readings=readings)
     res = r.loaded.resolution
     out.print(f"{r.documents} documents loaded ({r.documents_removed} removed), {r.chunks} chunks: "
               f"{r.chunks_extracted} extracted now, {r.chunks_resumed} from an earlier run")

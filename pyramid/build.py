@@ -140,6 +140,8 @@ def build_pyramid(session: Session, docs: list[Document] | None = None, *, schem
         # is caught up by the next build.
         session.corpus.update(docs)
         request.llm = session.llm  # the model file loads on its first call only
+        if session.settings.ontology.extract_method == "read":  # one reading of the pages, both layers
+            request.readings = session.readings(progress, request.schema)
         for layer in chosen:
             reports = layer.update(request)
             result.steps += reports

@@ -87,11 +87,13 @@ class KGSettings(BaseModel):
     neo4j_batch_bytes: int = Field(32768, ge=512, description="neo4j: most bytes of parameters sent per "
                                    "write (FalkorDB's Bolt server, the CI stand-in, crashes above ~4 KB)")
     neo4j_timeout_s: float = Field(10.0, gt=0, description="neo4j: seconds to wait for a connection")
-    mode: Literal["auto", "cascade", "single", "grounded", "rules"] = Field(
+    mode: Literal["auto", "read", "cascade", "single", "grounded", "rules"] = Field(
         "auto", description="extraction for `polyrag build`: cascade = f_par → f_ent → f_rel → f_dis (the "
         "paper); single = one structured call per chunk; rules = deterministic sentence rules, no model; "
         "grounded = rules plus one enum-constrained call per sentence the rules cannot read; auto = grounded "
-        "for the tiny default model (best F1 in `polyrag bench extraction`), else cascade")
+        "for the tiny default model (best F1 in `polyrag bench extraction`), else cascade; read = the triples of "
+        "the pages' schema-aware reading (ontology.extract_method = read), no model; auto picks read when the "
+        "workspace has a schema")
     chunk_size: int = Field(300, ge=8, description="S for KG extraction chunks")
     chunk_overlap: int = Field(100, ge=0, description="O for KG extraction chunks")
     k: int = Field(10, ge=1, description="triples retrieved for a question")
@@ -131,8 +133,12 @@ class OntologySettings(BaseModel):
                                "most similar to the chunk; one LLM call per chunk asks for all of them)")
     extract_min_grounding: float = Field(0.5, ge=0, le=1, description="f_ins: an extracted name or value is "
                                          "kept when this share of its words occurs in the chunk")
-    extract_method: Literal["grounded", "chunk"] = Field(
-        "grounded", description="f_ins: grounded = sentence rules (pyramid/grounding.py) read triples, instances "
+    extract_method: Literal["read", "grounded", "chunk"] = Field(
+        "grounded", description="f_ins: read = each page read against the schema (pyramid/ontology/reader.py: "
+        "fields, lists and tables linked to properties by meaning, prose by spaCy's dependency parser), no model, "
+        "the KG's triples from the same reading (kg.mode auto) — best on pages about one entity each (`polyrag "
+        "bench pages`), worse than grounded on the demo's free prose; grounded = sentence rules "
+        "(pyramid/grounding.py) read triples, instances "
         "are typed from cues (Dr/Prof, 'Department of', course codes), each triple's relation is mapped to the "
         "schema property of fitting domain and range by MiniLM similarity, values are range-checked; the model "
         "decides only close calls between properties; chunk = one f_ins call per chunk (the paper's)")
@@ -273,8 +279,9 @@ def _toml_value(value: Any) -> str:
     raise TypeError(f"no TOML rendering for {type(value).__name__}")
 
 
-def render_default_toml() -> str:
-    """The commented default `polyrag.toml`, generated from the fields' help texts."""
+def render_default_toml(overrides: dict[str, dict[str, Any]] | None = None) -> str:
+    """The commented default `polyrag.toml`, generated from the fields' help texts; `overrides`
+    ({section: {key: value}}) replace some defaults."""
     out = ["# PolyRAG workspace settings. Every key shows its default.",
            "# Environment variables override this file: POLYRAG_<SECTION>__<KEY>, e.g.",
            "#   POLYRAG_LLM__PROVIDER=openai POLYRAG_LLM__BASE_URL=http://localhost:8000/v1",
@@ -285,7 +292,7 @@ def render_default_toml() -> str:
         model = getattr(defaults, section) if hasattr(defaults, section) else sfield.default_factory()
         for name, field in type(model).model_fields.items():
             out.append(f"# {field.description}")
-            value = getattr(model, name)
+            value = (overrides or {}).get(section, {}).get(name, getattr(model, name))
             # Secrets belong in the environment; the file only shows where the key would go. An unset
             # value (chosen at run time) is shown commented out: TOML has no null.
             if value is None:

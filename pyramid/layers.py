@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -41,6 +41,9 @@ class BuildRequest:
     kg_mode: str | None = None          # KG extraction mode (None: kg.mode)
     schema: Any = None                  # a loaded pyramid.ontology.schema.Schema to make current
     schema_path: Path | None = None     # the file it came from (its digest decides whether it changed)
+    # the pages' schema-aware reading (doc id -> Reading), made on first use and shared by the KG and
+    # ontology steps; None when there is no schema to read against
+    readings: Callable[[], dict[str, Any]] | None = None
 
 
 @dataclass

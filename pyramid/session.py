@@ -56,3 +56,16 @@ class Session:
         """The knowledge-graph layer (pyramid.kg.layer.KGLayer)."""
         from pyramid.kg.layer import KGLayer
         return KGLayer(self.ws, self.embedder)
+
+    def readings(self, progress=None, schema=None):
+        """The pages' schema-aware reading as a provider (pyramid.ontology.pages), read against
+        `schema` or the workspace's; None when neither has a class to read against."""
+        from pyramid.ontology.pages import readings_provider
+        from pyramid.progress import NullProgress
+
+        if schema is None and self.ontology.exists:
+            schema = self.ontology.schema
+        if schema is None or not getattr(schema, "classes", None):
+            return None
+        return readings_provider(self.ws, lambda: schema, self.embedder, self.corpus.documents,
+                                 progress or NullProgress())

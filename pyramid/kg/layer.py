@@ -33,7 +33,7 @@ from pyramid.corpus_store import CorpusStore
 from pyramid.embeddings import Embedder
 from pyramid.errors import Hint, WorkspaceError
 from pyramid.kg.backends import make_store
-from pyramid.kg.extract import MODES, Extractor, Mode, RawTriple
+from pyramid.kg.extract import MODES, Extractor, RawTriple
 from pyramid.kg.importer import OnError, check_errors, read_triples
 from pyramid.kg.index import SyncReport, TripleHit, TripleIndex
 from pyramid.kg.journal import ExtractionJournal, run_chunks
@@ -48,7 +48,9 @@ from pyramid.usage import Usage
 from pyramid.workspace import Workspace, atomic_write_json
 
 LAYER: LayerName = "kg"
-MODE_CHOICES = ("auto", *MODES)  # auto: grounded for the tiny default model, else cascade
+# read: the triples of the pages' schema-aware reading (pyramid.ontology.pages), the ontology's own;
+# auto: read when there is a schema to read against, else grounded for the tiny default model, else cascade
+MODE_CHOICES = ("auto", "read", *MODES)
 STATE = "state.json"
 Resolve = Literal["embedding", "exact"]
 DUPLICATE_HINT = 0.85  # stats: entity pairs at least this similar (and unmerged) are shown as likely duplicates
@@ -116,15 +118,38 @@ def check_mode(requested: str) -> None:
                              hint=Hint(param="kg_mode", values=", ".join(MODE_CHOICES)))
 
 
-def resolve_mode(requested: str, llm: LLM) -> Mode:
-    """The extraction mode for `requested` (refused when unknown): auto is grounded for the tiny
-    default model (best F1 in `bench extraction`, reports/extraction.md), else cascade."""
+def resolve_mode(requested: str, llm: LLM, *, can_read: bool = False) -> str:
+    """The extraction mode for `requested` (refused when unknown): auto is read when a schema can be
+    read against (`can_read`: no model, the ontology's reading), else grounded for the tiny default
+    model (best F1 in `bench extraction`, reports/extraction.md), else cascade."""
     from pyramid.summarise import is_tiny_default
 
     check_mode(requested)
     if requested == "auto":
-        return "grounded" if is_tiny_default(llm) else "cascade"
-    return requested  # type: ignore[return-value]
+        return "read" if can_read else "grounded" if is_tiny_default(llm) else "cascade"
+    return requested
+
+
+def reading_triples(reading) -> list[RawTriple]:
+    """A page's reading (pyramid.ontology.reader.Reading) as KG triples: the relation is the schema
+    property's name in words, its canonical name the property's own; the ends are typed with their
+    classes' names."""
+    from pyramid.normalise import strip_titles
+    from pyramid.ontology.vocab import local_name
+
+    if reading is None:
+        return []
+    head = strip_titles(reading.entity) or reading.entity
+    head_type = local_name(reading.cls) if reading.cls else ""
+    out = []
+    for f in reading.facts:
+        name = local_name(f.prop)
+        tail = strip_titles(f.value) or f.value if f.is_object else " ".join(f.value.split())
+        if not tail.strip():
+            continue
+        out.append(RawTriple(head, name.replace("_", " "), tail, head_type,
+                             local_name(f.value_class) if f.value_class else "", canonical=name))
+    return out
 
 
 class KGLayer:
@@ -215,17 +240,20 @@ class KGLayer:
         return totals, sync
 
     # ------------------------------------------------------------------ build
-    def build(self, llm: LLM, *, mode: Mode = "cascade", progress: Progress | None = None,
-              limit: int | None = None) -> BuildReport:
+    def build(self, llm: LLM, *, mode: str = "cascade", progress: Progress | None = None,
+              limit: int | None = None, readings=None) -> BuildReport:
         """Extract triples from the workspace's documents (only new or changed ones); resumable.
 
         `limit` takes the first N documents (benchmarks). Failed chunks are journalled and retried by
-        the next build; their documents are not loaded until every chunk has succeeded.
+        the next build; their documents are not loaded until every chunk has succeeded. Mode "read"
+        takes the triples of `readings` (a callable giving doc id -> Reading, pyramid.ontology.pages).
         """
+        if mode == "read":
+            return self._build_from_readings(readings, progress or NullProgress(), limit, llm)
         progress = progress or NullProgress()
         start = time.perf_counter()
         report = BuildReport(mode=mode)
-        extractor = Extractor(llm, mode, self.cfg.min_grounding)
+        extractor = Extractor(llm, mode, self.cfg.min_grounding)  # type: ignore[arg-type]
         with self.ws.writing("kg.build"), llm.meter.scope() as usage:
             docs = CorpusStore(self.ws).documents()
             if not docs:
@@ -258,6 +286,47 @@ class KGLayer:
             store = self.store(write=True)
             store.delete_documents([d.id for d in ready if d.id in loaded] + removed)
             report.loaded = self._load(store, items, "embedding", progress) if items else Loaded()
+            for d in ready:
+                loaded[d.id] = key[d.id]
+            for d in removed:
+                loaded.pop(d, None)
+            report.documents, report.documents_removed = len(ready), len(removed)
+            report.totals, sync = self._finish(store, "kg.build", time.perf_counter() - start, usage, progress)
+            report.loaded.index = asdict(sync)
+            atomic_write_json(self.dir / STATE, state)
+        report.usage = usage.model_copy()
+        report.seconds = time.perf_counter() - start
+        return report
+
+    def _build_from_readings(self, readings, progress: Progress, limit: int | None, llm: LLM) -> BuildReport:
+        """Mode read: each page's triples from its reading, reloaded where they changed (the reading of
+        an unchanged page can change when the corpus teaches the reader something new)."""
+        start = time.perf_counter()
+        report = BuildReport(mode="read")
+        with self.ws.writing("kg.build"), llm.meter.scope() as usage:
+            docs = CorpusStore(self.ws).documents()
+            if not docs:
+                raise WorkspaceError(f"workspace {self.ws.root} has no documents",
+                                     hint=Hint(action="add_documents", target=str(self.ws.root)))
+            docs = docs[:limit] if limit else docs
+            got = readings() if readings is not None else {}
+            if not got:
+                raise WorkspaceError("KG mode read needs the workspace's schema to read the pages against",
+                                     hint=Hint(param="schema", values="FILE"))
+            triples = {d.id: reading_triples(got.get(d.id)) for d in docs}
+            key = {d.id: "read:" + hashlib.sha256(repr(triples[d.id]).encode()).hexdigest()[:16] for d in docs}
+            state = self._state()
+            loaded = state["docs"]
+            ready = [d for d in docs if loaded.get(d.id) != key[d.id]]
+            removed = [] if limit else [d for d in loaded if d not in {x.id for x in docs}]
+            items = [Sourced(t, d.id, None) for d in ready for t in triples[d.id]]
+            report.chunks = report.chunks_extracted = len(ready)
+            report.chunks_resumed = len(docs) - len(ready)
+            report.triples_extracted = len(items)
+            store = self.store(write=True)
+            store.delete_documents([d.id for d in ready if d.id in loaded] + removed)
+            # the reading already gave every name its key: exact resolution, no embedding of names
+            report.loaded = self._load(store, items, "exact", progress) if items else Loaded()
             for d in ready:
                 loaded[d.id] = key[d.id]
             for d in removed:
@@ -304,8 +373,8 @@ class KGLayer:
         reports: list[StepReport] = []
         with timed_step(self.name, request.meter, reports) as rec:
             assert request.llm is not None, "a KG build needs a model"
-            mode = resolve_mode(request.kg_mode or self.cfg.mode, request.llm)
-            r = self.build(request.llm, mode=mode, progress=request.progress)
+            mode = resolve_mode(request.kg_mode or self.cfg.mode, request.llm, can_read=request.readings is not None)
+            r = self.build(request.llm, mode=mode, progress=request.progress, readings=request.readings)
             rec.outcome = (f"{mode} mode: {r.chunks_extracted} chunks extracted, {r.chunks_resumed} resumed; "
                            f"graph {r.totals.get('triples', 0)} triples, {r.totals.get('entities', 0)} entities")
             if r.failed_chunks:

@@ -71,6 +71,7 @@ CLOSE_CALL = 0.03       # grounded: two properties this close in similarity are 
 BACKWARDS_PENALTY = 0.05  # grounded: a triple read backwards must beat the forward reading by this much
 LEXICAL_WEIGHT = 0.2  # added to a pair's cosine when all its property's words are in the chunk
 JOURNAL, STATE = "extract.jsonl", "extract-state.json"
+WRITE_BATCH = 500       # read: page graphs written (and switched) together
 _WORD = re.compile(r"\w+", re.UNICODE)
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
 
@@ -559,11 +560,12 @@ class InstanceJournal(ExtractionJournal):
 
 def extract_instances(ws: Workspace, layer, llm: LLM, embedder: Embedder, *,
                       select: Callable[[str], Iterable[dict[str, str]]], progress: Progress | None = None,
-                      limit: int | None = None) -> ExtractReport:
+                      limit: int | None = None, readings=None) -> ExtractReport:
     """f_ins over the workspace's documents (new or changed ones); resumable (see module docstring).
 
     `layer` is the OntologyLayer (its schema vocabulary, `add_instances`); `select` reads the store
-    for the label index.
+    for the label index. With `ontology.extract_method = read` the instances come from the pages'
+    schema-aware reading (pyramid.ontology.pages), `readings` when the build already made it.
     """
     progress = progress or NullProgress()
     cfg = ws.settings.ontology
@@ -587,6 +589,12 @@ def extract_instances(ws: Workspace, layer, llm: LLM, embedder: Embedder, *,
             raise WorkspaceError(f"workspace {ws.root} has no documents",
                                  hint=Hint(action="add_documents", target=str(ws.root)))
         docs = docs[:limit] if limit else docs
+        if cfg.extract_method == "read":
+            _from_readings(ws, layer, embedder, docs, state, state_path, report, readings, progress)
+            report.seconds = time.perf_counter() - start
+            ws.record_step("ontology.extract", seconds=report.seconds, usage=usage, counts=None, done=True)
+            report.usage = usage.model_copy()
+            return report
         vocab = Vocab.from_schema(layer.schema)
         index = LabelIndex.from_select(select)
         namespace = getattr(layer.schema, "namespace", "") or "urn:polyrag:instance:"
@@ -621,6 +629,49 @@ def extract_instances(ws: Workspace, layer, llm: LLM, embedder: Embedder, *,
                        counts=None, done=not report.failed_chunks)
     report.usage = usage.model_copy()
     return report
+
+
+def _from_readings(ws: Workspace, layer, embedder: Embedder, docs, state: dict[str, str], state_path,
+                   report: ExtractReport, readings, progress: Progress) -> None:
+    """Each page's reading as its graph, written only where it changed (what the corpus teaches can
+    change how an unchanged page reads, so every page is linked again; only the parse is cached)."""
+    from pyramid.ontology.pages import instance_triples, read_corpus
+
+    got = readings() if readings is not None else read_corpus(ws, layer.schema, embedder, docs, progress)
+    namespace = getattr(layer.schema, "namespace", "") or "urn:polyrag:instance:"
+    task = progress.task("writing instances (read)", len(docs))
+    batch: dict[str, list] = {}
+    digests: dict[str, str] = {}
+
+    def flush() -> None:  # the graphs switch together, then the state says so: a stop loses a batch at most
+        if batch:
+            layer.add_instances_many(batch)
+            state.update(digests)
+            atomic_write_json(state_path, state)
+            batch.clear()
+            digests.clear()
+
+    for d in docs:
+        reading = got.get(d.id)
+        rows = instance_triples(reading, namespace) if reading is not None else []
+        digest = "read:" + hashlib.sha256(repr(rows).encode()).hexdigest()[:16]
+        report.chunks += 1
+        if state.get(d.id) == digest:
+            report.chunks_resumed += 1
+        else:
+            batch[d.id] = [ox.Triple(ox.NamedNode(s), ox.NamedNode(p), ox.Literal(o) if lit else ox.NamedNode(o))
+                           for s, p, o, lit in rows]
+            digests[d.id] = digest
+            report.chunks_extracted += 1
+            if len(batch) >= WRITE_BATCH:
+                flush()
+        if reading is not None:
+            report.facts += len(reading.facts)
+            report.minted += len(reading.mentions) + 1
+        report.documents += 1
+        task.advance()
+    flush()
+    task.done()
 
 
 def _read_state(path) -> dict[str, str]:

@@ -186,33 +186,47 @@ class OntologyStore:
 
     def replace_graph(self, name: str, triples: Iterable, *, source: str = "") -> GraphInfo:
         """Make `triples` the content of logical graph `name` (atomically, see the module docstring)."""
-        graph = ox.NamedNode(f"{GRAPH_PREFIX}{quote(name, safe='')}:{uuid.uuid4().hex[:12]}")
-        quads = [_quad(t, graph) for t in triples]
-        # Dropping a replaced graph costs Oxigraph ~2 s per 50k triples, so identical content is a no-op
-        # (blank-node labels differ between parses, so files with blank nodes are always rewritten).
-        digest = hashlib.sha256("\n".join(sorted(str(ox.Triple(q.subject, q.predicate, q.object))
-                                                  for q in quads)).encode()).hexdigest()[:24]
-        current = self.graphs().get(name)
-        if current is not None and current.digest == digest:
-            if current.source != source:  # same triples, new provenance (the inferred graph's fingerprint)
+        return self.replace_graphs({name: (list(triples), source)})[name]
+
+    def replace_graphs(self, contents: dict[str, tuple[list, str]]) -> dict[str, GraphInfo]:
+        """Make each `name`'s content its (triples, source), all switched at once by one registry
+        write: a build writing thousands of small page graphs opens the store, saves the registry and
+        drops old versions once, not once per page."""
+        graphs, before = self.graphs(), self.graphs()
+        out: dict[str, GraphInfo] = {}
+        pending: list[tuple[str, ox.NamedNode, list[ox.Quad], str, str]] = []
+        for name, (triples, source) in contents.items():
+            graph = ox.NamedNode(f"{GRAPH_PREFIX}{quote(name, safe='')}:{uuid.uuid4().hex[:12]}")
+            quads = [_quad(t, graph) for t in triples]
+            # Dropping a replaced graph costs Oxigraph ~2 s per 50k triples, so identical content is a
+            # no-op (blank-node labels differ between parses, so files with blank nodes are always rewritten).
+            digest = hashlib.sha256("\n".join(sorted(str(ox.Triple(q.subject, q.predicate, q.object))
+                                                      for q in quads)).encode()).hexdigest()[:24]
+            current = graphs.get(name)
+            if current is not None and current.digest == digest:
+                out[name] = current
+                current.source = source  # same triples, maybe new provenance (the inferred graph's fingerprint)
+            else:
+                pending.append((name, graph, quads, source, digest))
+        changed_source = any(graphs[n].source != before[n].source for n in out)
+        if not pending:
+            if changed_source:
                 self._require_write()
-                graphs = self.graphs()
-                current.source = graphs[name].source = source
                 self._save_registry(graphs)
-            return current
+            return out
         with self.writer() as store:
+            quads = [q for _, _, qs, _, _ in pending for q in qs]
             if len(quads) >= _BULK_MIN:
                 store.bulk_extend(quads)
             else:
                 store.extend(quads)
-            store.add_graph(graph)  # an empty graph is still a registered (empty) source
-            info = GraphInfo(name, graph.value, len(quads), source,
-                             datetime.now(UTC).isoformat(timespec="seconds"), digest)
-            graphs = self.graphs()
-            graphs[name] = info
+            now = datetime.now(UTC).isoformat(timespec="seconds")
+            for name, graph, qs, source, digest in pending:
+                store.add_graph(graph)  # an empty graph is still a registered (empty) source
+                out[name] = graphs[name] = GraphInfo(name, graph.value, len(qs), source, now, digest)
             self._save_registry(graphs)
             self._collect(store, graphs)
-        return info
+        return out
 
     def remove_graph(self, name: str) -> bool:
         graphs = self.graphs()

@@ -1,0 +1,169 @@
+"""One reading of the corpus's pages (pyramid.ontology.reader), shared by the build's layers.
+
+    readings = read_corpus(ws, schema, embedder, docs, progress)   # doc id -> Reading
+
+The parser's part (segments: fields and the values of sentences) is the slow one and depends on the
+page alone: it is cached per document in `WS/reading/segments.sqlite`, keyed by the text's hash and
+`SEGMENT_VERSION`, committed every few pages, so a stopped build resumes where it was and the KG and
+ontology steps of one build never parse a page twice. What the corpus teaches (names typed by their
+class, head words, example values) and the linking are recomputed over every page each time: they
+are quick (about a second per 300 pages), and a new page may change how others read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import asdict
+
+from pyramid.corpus import Document
+from pyramid.embeddings import Embedder
+from pyramid.ontology.reader import Page, PageReader, Reading, Segment
+from pyramid.ontology.vocab import Vocab
+from pyramid.progress import NullProgress, Progress
+from pyramid.sqlite import LazySQLite
+from pyramid.workspace import Workspace
+
+SEGMENT_VERSION = "1"   # bump when PageReader.segment reads a page differently
+COMMIT_EVERY = 50       # pages parsed between two commits of the cache (what a stop can lose)
+MAX_TITLE_WORDS = 12    # a first line this short names the page when it has no title
+CACHE = "reading/segments.sqlite"
+_CREATE = "CREATE TABLE IF NOT EXISTS segments (doc_id TEXT PRIMARY KEY, key TEXT NOT NULL, page TEXT NOT NULL)"
+
+ReadingsProvider = Callable[[], dict[str, Reading]]
+
+
+def title_of(doc: Document) -> str:
+    """What the page is about: its title, else a short first line, else its id."""
+    title = str(doc.metadata.get("title") or "").strip()
+    if title:
+        return title
+    first = next((ln.strip() for ln in doc.text.splitlines() if ln.strip()), "")
+    return first if 0 < len(first.split()) <= MAX_TITLE_WORDS else doc.id
+
+
+def _key(doc: Document, title: str) -> str:
+    return hashlib.sha256(f"{SEGMENT_VERSION}\x00{title}\x00{doc.content_hash}".encode()).hexdigest()[:20]
+
+
+class SegmentCache:
+    def __init__(self, ws: Workspace) -> None:
+        self.sql = LazySQLite(ws.root / CACHE, _CREATE)
+
+    def get(self, doc_id: str, key: str) -> Page | None:
+        with self.sql.lock:
+            row = self.sql.db.execute("SELECT key, page FROM segments WHERE doc_id = ?", (doc_id,)).fetchone()
+        if row is None or row[0] != key:
+            return None
+        d = json.loads(row[1])
+        return Page(d["title"], [Segment(**s) for s in d["segments"]], d["sentences"])
+
+    def put(self, doc_id: str, key: str, page: Page) -> None:
+        data = json.dumps({"title": page.title, "segments": [asdict(s) for s in page.segments],
+                           "sentences": page.sentences}, ensure_ascii=False)
+        with self.sql.lock:
+            self.sql.db.execute("INSERT OR REPLACE INTO segments VALUES (?, ?, ?)", (doc_id, key, data))
+
+    def commit(self) -> None:
+        with self.sql.lock:
+            self.sql.db.commit()
+
+    def prune(self, keep: set[str]) -> None:
+        """Forget pages no longer in the corpus."""
+        with self.sql.lock:
+            ids = [r[0] for r in self.sql.db.execute("SELECT doc_id FROM segments")]
+            self.sql.db.executemany("DELETE FROM segments WHERE doc_id = ?", [(i,) for i in ids if i not in keep])
+            self.sql.db.commit()
+
+
+def read_corpus(ws: Workspace, schema, embedder: Embedder, docs: Sequence[Document],
+                progress: Progress | None = None) -> dict[str, Reading]:
+    """Every document read against the schema: its main entity, class and facts."""
+    progress = progress or NullProgress()
+    titles = {d.id: title_of(d) for d in docs}
+    reader = PageReader(Vocab.from_schema(schema), embedder, titles=titles.values())
+    cache = SegmentCache(ws)
+    pages: dict[str, Page] = {}
+    todo = []
+    for d in docs:
+        page = cache.get(d.id, _key(d, titles[d.id]))
+        if page is None:
+            todo.append(d)
+        else:
+            pages[d.id] = page
+    if todo:
+        task = progress.task("reading pages (parser)", len(todo))
+        for n, d in enumerate(todo, 1):
+            pages[d.id] = reader.segment(titles[d.id], d.text)
+            cache.put(d.id, _key(d, titles[d.id]), pages[d.id])
+            if n % COMMIT_EVERY == 0:
+                cache.commit()
+            task.advance()
+        cache.commit()
+        task.done()
+    cache.prune(set(titles))
+    ordered = [pages[d.id] for d in docs]
+    reader.learn(ordered)
+    reader.prepare(ordered)
+    return {d.id: reader.link(pages[d.id]) for d in docs}
+
+
+def readings_provider(ws: Workspace, schema_of: Callable[[], object | None], embedder: Embedder,
+                      docs_of: Callable[[], Sequence[Document]], progress: Progress) -> ReadingsProvider:
+    """The corpus's readings, computed on the first call and kept for the next (one pass per build).
+    With no schema (or no classes in it) there is nothing to read against: {}."""
+    memo: list[dict[str, Reading]] = []
+
+    def get() -> dict[str, Reading]:
+        if not memo:
+            schema = schema_of()
+            has_classes = schema is not None and bool(getattr(schema, "classes", None))
+            memo.append(read_corpus(ws, schema, embedder, docs_of(), progress) if has_classes else {})
+        return memo[0]
+
+    return get
+
+
+# ------------------------------------------------------------------ a reading as ontology instances
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
+MAX_SLUG = 60
+
+
+def instance_iri(namespace: str, name: str) -> str:
+    """One IRI per name, whichever page names it ("Dr Ben Okafor" on his page and "Ben Okafor" in a
+    subject's are one person): the name's key as a slug, with a digest when it is cut short."""
+    from pyramid.normalise import name_key
+
+    key = name_key(name) or name.strip().lower()
+    slug = "_".join(key.split())
+    if len(slug) > MAX_SLUG:
+        slug = slug[:MAX_SLUG] + "_" + hashlib.sha1(key.encode()).hexdigest()[:6]
+    return namespace + slug
+
+
+def instance_triples(reading: Reading, namespace: str) -> list[tuple[str, str, str, bool]]:
+    """(subject, predicate, object, object is a literal) for a page's reading: the entity typed with
+    its class and labelled, each thing it points to typed and labelled (so the page's graph stands
+    alone when another page is removed), and its facts."""
+    from pyramid.normalise import strip_titles
+
+    def label(name: str) -> str:
+        return strip_titles(name) or name
+
+    subject = instance_iri(namespace, reading.entity)
+    out = [(subject, RDFS_LABEL, label(reading.entity), True)]
+    if reading.cls:
+        out.append((subject, RDF_TYPE, reading.cls, False))
+    for name, cls in reading.mentions.items():
+        iri = instance_iri(namespace, name)
+        out.append((iri, RDFS_LABEL, label(name), True))
+        if cls:
+            out.append((iri, RDF_TYPE, cls, False))
+    for f in reading.facts:
+        if f.is_object:
+            out.append((subject, f.prop, instance_iri(namespace, f.value), False))
+        else:
+            out.append((subject, f.prop, " ".join(f.value.split()), True))
+    return list(dict.fromkeys(out))

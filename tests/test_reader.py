@@ -1,0 +1,216 @@
+"""The schema-aware page reader (pyramid.ontology.reader) on pages written here, in layouts that no
+data file has: a table, a label line with bullets, "A | B" and dash fields, facts after a sentence on
+one line, and prose read by spaCy's parser. Real MiniLM and the real parser; no LLM anywhere.
+
+Two schemas: the PolyU schema as released (with its mistakes: works_for ranged on FACULTY) and a
+small museum schema of our own, so nothing here can lean on the university's vocabulary."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pyramid.ontology.reader import PageReader, _is_list, _items
+from pyramid.ontology.schema import Schema
+from pyramid.ontology.vocab import Vocab
+
+EX = "http://example.org/"
+MUSEUM = "http://museum.example/"
+LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
+
+MUSEUM_TTL = """@prefix m: <http://museum.example/> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+m:Gallery a owl:Class .
+m:Artwork a owl:Class .
+m:Artist a owl:Class .
+m:displayed_in a owl:ObjectProperty ; rdfs:domain m:Artwork ; rdfs:range m:Gallery .
+m:created_by a owl:ObjectProperty ; rdfs:domain m:Artwork ; rdfs:range m:Artist .
+m:year_created a owl:DatatypeProperty ; rdfs:domain m:Artwork ; rdfs:range xsd:integer .
+m:medium a owl:DatatypeProperty ; rdfs:domain m:Artwork ; rdfs:comment "the material the work is made of" .
+m:nationality a owl:DatatypeProperty ; rdfs:domain m:Artist .
+m:movement a owl:DatatypeProperty ; rdfs:domain m:Artist ; rdfs:comment "art movements or styles" .
+"""
+
+
+@pytest.fixture(scope="module")
+def polyu(shared_data, embedder) -> PageReader:
+    schema = Schema.load(Path(shared_data) / "polyu_pages" / "polyu_schema.ttl")
+    return PageReader(Vocab.from_schema(schema), embedder, titles=[
+        "Department of Marine Cartography", "Faculty of Ocean Studies", "Dr Wen-Li Haraldsen"])
+
+
+@pytest.fixture(scope="module")
+def museum(tmp_path_factory, embedder) -> PageReader:
+    path = tmp_path_factory.mktemp("museum") / "museum.ttl"
+    path.write_text(MUSEUM_TTL, encoding="utf-8")
+    return PageReader(Vocab.from_schema(Schema.load(path)), embedder)
+
+
+def facts(reading) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for f in reading.facts:
+        out.setdefault(f.prop.rsplit("/", 1)[-1], []).append(f.value)
+    return out
+
+
+def test_a_table_page_of_a_staff_member(polyu):
+    text = ("| Item | Detail |\n|---|---|\n| Academic rank | Associate Professor |\n"
+            "| Unit | Department of Marine Cartography |\n"
+            "| Areas of research | tidal mapping; sonar imaging; coastal erosion |\n")
+    r = polyu.read("Dr Wen-Li Haraldsen", text)
+    got = facts(r)
+    assert r.cls == EX + "STAFF"
+    assert got["works_for"] == ["Department of Marine Cartography"]
+    assert sorted(got["has_research_interest"]) == ["coastal erosion", "sonar imaging", "tidal mapping"]
+    # the department is a thing pointed to, typed by the class its name carries
+    assert r.mentions["Department of Marine Cartography"] == EX + "DEPARTMENT"
+
+
+def test_a_vague_label_read_by_what_its_value_resembles(polyu):
+    """MiniLM puts "Academic rank" nearer obtained_degree than has_position; pages whose label says
+    "Position" plainly teach what positions look like, and the value's resemblance decides."""
+    pages = [("Dr Ann Vale", "Position: Professor\nUnit: Department of Marine Cartography"),
+             ("Dr Bo Lind", "Position: Lecturer\nUnit: Department of Marine Cartography"),
+             ("Dr Wen-Li Haraldsen", "| Item | Detail |\n|---|---|\n| Academic rank | Associate Professor |\n")]
+    reader = PageReader(polyu.vocab, polyu.embedder)
+    readings = reader.read_all(pages)
+    assert facts(readings[2]).get("has_position") == ["Associate Professor"]
+    assert "obtained_degree" not in facts(readings[2])
+
+
+def test_label_line_with_bullets_and_dash_fields(polyu):
+    text = ("Course number — MRN4410\nName of the course — Charting Reefs\nUnits of credit — 4\n"
+            "Year of study — 3\nRun by — Department of Marine Cartography\nBefore taking it:\n"
+            "- MRN2100\n- MRN3100\n")
+    r = polyu.read("MRN4410 Charting Reefs", text)
+    got = facts(r)
+    assert r.cls == EX + "COURSE"
+    assert got["has_subject_code"] == ["MRN4410"]
+    assert got["has_subject_title"] == ["Charting Reefs"]
+    assert got["has_credit_value"] == ["4"]
+    assert got["offered_by"] == ["Department of Marine Cartography"]
+    assert "works_for" not in got          # a course works for nobody: the class decides
+
+
+def test_prose_read_by_the_parser(polyu):
+    text = ("The Department of Marine Cartography is part of the Faculty of Ocean Studies. "
+            "It was founded to chart the harbour and now trains hydrographers.")
+    r = polyu.read("Department of Marine Cartography", text)
+    assert r.cls == EX + "DEPARTMENT"
+    assert facts(r)["belongs_to"] == ["Faculty of Ocean Studies"]
+    assert r.mentions["Faculty of Ocean Studies"] == EX + "FACULTY"
+
+
+def test_prose_about_someone_else_states_nothing_of_the_page(polyu):
+    text = ("Research interests: sea charts\nDr Wen-Li Haraldsen teaches in the Department of Marine Cartography. "
+            "Her former student Ola Berg works for the Faculty of Ocean Studies.")
+    r = polyu.read("Dr Wen-Li Haraldsen", text)
+    assert facts(r).get("works_for") == ["Department of Marine Cartography"]
+
+
+def test_a_field_after_a_sentence_on_one_line(polyu):
+    text = "Dr Wen-Li Haraldsen charts the sea floor. Research topics: reef mapping, acoustic surveys."
+    got = facts(polyu.read("Dr Wen-Li Haraldsen", text))
+    assert sorted(got["has_research_interest"]) == ["acoustic surveys", "reef mapping"]
+
+
+def test_another_domain_by_meaning_and_type(museum):
+    text = ("Made of: oil on canvas\nPainted in: 1889\nHanging in: Gallery of Northern Light\n"
+            "The painting was created by Ingrid Solberg.")
+    r = museum.read("Harbour at Dusk", text)
+    got = facts(r)
+    assert r.cls == MUSEUM + "Artwork"
+    assert got["medium"] == ["oil on canvas"]
+    assert got["year_created"] == ["1889"]
+    assert got["displayed_in"] == ["Gallery of Northern Light"]
+
+
+def test_learning_types_a_name_seen_only_in_prose(polyu):
+    """'Institute of …' carries no class word; pages whose field names the class teach the head word."""
+    pages = [("Dr A Person", "Unit: Institute of Tides\nPosition: Lecturer"),
+             ("Dr B Person", "Unit: Institute of Winds\nPosition: Lecturer"),
+             ("Dr C Person", "Dr C Person works for the Institute of Currents.")]
+    reader = PageReader(polyu.vocab, polyu.embedder)
+    readings = reader.read_all(pages)
+    assert facts(readings[2]).get("works_for") == ["Institute of Currents"]
+
+
+@pytest.mark.parametrize("value,items", [
+    ("a; b, c; d", ["a", "b, c", "d"]),
+    ("rivers, lakes and deltas", ["rivers", "lakes", "deltas"]),
+    ("maps / charts", ["maps", "charts"]),
+])
+def test_list_items(value, items):
+    assert _is_list(value) and _items(value) == items
+
+
+def test_a_sentence_with_commas_is_not_a_list():
+    assert not _is_list("The unit, founded long ago by a group of sailors who mapped the coast, grew quickly over time")
+
+
+# ------------------------------------------------------------------ the build, read once for both layers
+BUILD_PAGES = [
+    ("page-1", "Department of Marine Cartography", "Part of: Faculty of Ocean Studies\nOffice: Pier 4"),
+    ("page-2", "Dr Wen-Li Haraldsen",
+     "Academic rank — Lecturer\nUnit — Department of Marine Cartography\nResearch topics — tides; reefs"),
+    ("page-3", "MRN4410 Charting Reefs",
+     "MRN4410 Charting Reefs is a subject offered by the Department of Marine Cartography. It carries 4 credits."),
+]
+
+
+def test_build_reads_each_page_once_for_both_layers_without_a_model(workspace, embedder, shared_data):
+    """A scripted LLM with no rules: any model call fails the test."""
+    from conftest import scripted_llm
+
+    from pyramid.build import build_pyramid
+    from pyramid.config import load_settings
+    from pyramid.corpus import Document
+    from pyramid.ontology import pages as page_readings
+    from pyramid.session import Session
+    from pyramid.workspace import Workspace
+
+    ws = Workspace(workspace.root, load_settings(workspace.root / "polyrag.toml",
+                                                 ontology={"extract_method": "read"}))
+    schema = Path(shared_data) / "polyu_pages" / "polyu_schema.ttl"
+    docs = [Document(i, text, {"title": t}) for i, t, text in BUILD_PAGES]
+    parsed: list[str] = []
+    real_segment = PageReader.segment
+
+    def counting(self, title, text):
+        parsed.append(title)
+        return real_segment(self, title, text)
+
+    PageReader.segment = counting  # type: ignore[method-assign]
+    try:
+        s = Session(ws, embedder=embedder)
+        s.__dict__["llm"] = scripted_llm([])
+        r = build_pyramid(s, docs, schema=schema)
+        assert sorted(parsed) == sorted(t for _, t, _ in BUILD_PAGES)   # one parse per page, two layers
+        steps = {x.step: x for x in r.steps}
+        assert steps["kg"].outcome.startswith("read mode") and r.usage.calls == 0
+
+        kg = {(t.subject.name, t.relation, t.object.name) for t in s.kg.store().iter_triples()}
+        assert ("Wen-Li Haraldsen", "works for", "Department of Marine Cartography") in kg
+        assert ("MRN4410 Charting Reefs", "offered by", "Department of Marine Cartography") in kg
+        s.kg.close()
+
+        q = f"""SELECT DISTINCT ?v WHERE {{ ?s <{LABEL}> "MRN4410 Charting Reefs" ; <{EX}offered_by> ?o .
+                 ?o <{LABEL}> ?v }}"""
+        assert [row["v"] for row in s.ontology.store.run_trusted(q).rows] == ["Department of Marine Cartography"]
+        # the department is one instance, whichever page named it
+        q = f"""SELECT (COUNT(DISTINCT ?d) AS ?n) WHERE {{ ?d <{LABEL}> "Department of Marine Cartography" }}"""
+        assert int(s.ontology.store.run_trusted(q).rows[0]["n"]) == 1
+
+        # a second build parses nothing and rewrites nothing
+        parsed.clear()
+        s2 = Session(ws, embedder=embedder)
+        s2.__dict__["llm"] = scripted_llm([])
+        r2 = build_pyramid(s2, [], schema=schema)
+        assert parsed == []
+        assert "0 chunks extracted" in {x.step: x for x in r2.steps}["kg"].outcome
+        assert (ws.root / page_readings.CACHE).exists()
+    finally:
+        PageReader.segment = real_segment  # type: ignore[method-assign]
