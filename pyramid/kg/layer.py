@@ -375,7 +375,8 @@ class KGLayer:
             assert request.llm is not None, "a KG build needs a model"
             mode = resolve_mode(request.kg_mode or self.cfg.mode, request.llm, can_read=request.readings is not None)
             r = self.build(request.llm, mode=mode, progress=request.progress, readings=request.readings)
-            rec.outcome = (f"{mode} mode: {r.chunks_extracted} chunks extracted, {r.chunks_resumed} resumed; "
+            unit = "pages read" if mode == "read" else "chunks extracted"
+            rec.outcome = (f"{mode} mode: {r.chunks_extracted} {unit}, {r.chunks_resumed} resumed; "
                            f"graph {r.totals.get('triples', 0)} triples, {r.totals.get('entities', 0)} entities")
             if r.failed_chunks:
                 rec.pending.append(f"kg: {len(r.failed_chunks)} chunks failed ({', '.join(r.failed_chunks[:3])})")

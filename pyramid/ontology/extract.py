@@ -129,6 +129,7 @@ class ExtractReport:
     minted: int = 0
     usage: Usage = field(default_factory=Usage)
     seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)   # read: what the pages say against the schema
 
 
 def pairs_of(vocab: Vocab) -> list[Pair]:
@@ -672,6 +673,28 @@ def _from_readings(ws: Workspace, layer, embedder: Embedder, docs, state: dict[s
         task.advance()
     flush()
     task.done()
+    report.notes = range_notes(layer.schema, got.values())
+
+
+def range_notes(schema, readings) -> list[str]:
+    """How the pages' objects sit against the schema's declared ranges: values of a property that are
+    all of a narrower class than its range (works_for ranged on FACULTY, read as departments) are
+    said, since a question about the range class will find them too (after reasoning)."""
+    from collections import Counter
+
+    seen: dict[str, Counter] = {}
+    for r in readings:
+        for f in r.facts:
+            if f.is_object and f.value_class:
+                seen.setdefault(f.prop, Counter())[f.value_class] += 1
+    notes = []
+    for prop, counts in sorted(seen.items()):
+        declared = schema.ranges_of(prop)
+        top, n = counts.most_common(1)[0]
+        if declared and top not in declared and n >= 0.8 * sum(counts.values()):
+            notes.append(f"{schema.short(prop)}: {n} of {sum(counts.values())} values are "
+                         f"{schema.short(top)}, its range says {', '.join(map(schema.short, declared))}")
+    return notes
 
 
 def _read_state(path) -> dict[str, str]:

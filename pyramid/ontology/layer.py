@@ -252,8 +252,13 @@ class OntologyLayer:
             assert request.llm is not None, "instance extraction needs a model"
             r = extract_instances(self.ws, self, request.llm, self.embedder, select=self.select_trusted,
                                   progress=request.progress, readings=request.readings)
-            rec.outcome = (f"{r.chunks_extracted} chunks extracted, {r.chunks_resumed} resumed; {r.facts} facts "
-                           f"({r.linked} linked, {r.minted} new instances)")
+            if self.settings.extract_method == "read":
+                rec.outcome = (f"read: {r.chunks_extracted} page graphs written, {r.chunks_resumed} unchanged; "
+                               f"{r.facts} facts, {r.minted} instances named" +
+                               "".join(f"; {n}" for n in r.notes))
+            else:
+                rec.outcome = (f"{r.chunks_extracted} chunks extracted, {r.chunks_resumed} resumed; {r.facts} facts "
+                               f"({r.linked} linked, {r.minted} new instances)")
             if r.failed_chunks:
                 rec.pending.append(f"ontology: {len(r.failed_chunks)} chunks failed "
                                    f"({', '.join(r.failed_chunks[:3])})")
