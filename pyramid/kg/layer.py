@@ -282,18 +282,7 @@ class KGLayer:
                     report.duplicates_dropped += entry.get("duplicates_dropped", 0)
                     items += [Sourced(t, d.id, c.id) for t in journal.triples(c.id)]
             report.triples_extracted = len(items)
-
-            store = self.store(write=True)
-            store.delete_documents([d.id for d in ready if d.id in loaded] + removed)
-            report.loaded = self._load(store, items, "embedding", progress) if items else Loaded()
-            for d in ready:
-                loaded[d.id] = key[d.id]
-            for d in removed:
-                loaded.pop(d, None)
-            report.documents, report.documents_removed = len(ready), len(removed)
-            report.totals, sync = self._finish(store, "kg.build", time.perf_counter() - start, usage, progress)
-            report.loaded.index = asdict(sync)
-            atomic_write_json(self.dir / STATE, state)
+            self._commit(report, state, ready, removed, key, items, "embedding", start, usage, progress)
         report.usage = usage.model_copy()
         report.seconds = time.perf_counter() - start
         return report
@@ -323,21 +312,29 @@ class KGLayer:
             report.chunks = report.chunks_extracted = len(ready)
             report.chunks_resumed = len(docs) - len(ready)
             report.triples_extracted = len(items)
-            store = self.store(write=True)
-            store.delete_documents([d.id for d in ready if d.id in loaded] + removed)
             # the reading already gave every name its key: exact resolution, no embedding of names
-            report.loaded = self._load(store, items, "exact", progress) if items else Loaded()
-            for d in ready:
-                loaded[d.id] = key[d.id]
-            for d in removed:
-                loaded.pop(d, None)
-            report.documents, report.documents_removed = len(ready), len(removed)
-            report.totals, sync = self._finish(store, "kg.build", time.perf_counter() - start, usage, progress)
-            report.loaded.index = asdict(sync)
-            atomic_write_json(self.dir / STATE, state)
+            self._commit(report, state, ready, removed, key, items, "exact", start, usage, progress)
         report.usage = usage.model_copy()
         report.seconds = time.perf_counter() - start
         return report
+
+    def _commit(self, report: BuildReport, state: dict[str, Any], ready: list, removed: list[str],
+                key: dict[str, str], items: list[Sourced], resolve: Resolve, start: float, usage: Usage,
+                progress: Progress) -> None:
+        """Replace the triples of the `ready` documents (drop those of `removed`), then record them
+        in the state: a stop before the state is written redoes them."""
+        loaded = state["docs"]
+        store = self.store(write=True)
+        store.delete_documents([d.id for d in ready if d.id in loaded] + removed)
+        report.loaded = self._load(store, items, resolve, progress) if items else Loaded()
+        for d in ready:
+            loaded[d.id] = key[d.id]
+        for d in removed:
+            loaded.pop(d, None)
+        report.documents, report.documents_removed = len(ready), len(removed)
+        report.totals, sync = self._finish(store, "kg.build", time.perf_counter() - start, usage, progress)
+        report.loaded.index = asdict(sync)
+        atomic_write_json(self.dir / STATE, state)
 
     # ------------------------------------------------------------------ import
     def import_file(self, path: Path, *, fmt: str = "auto", on_error: OnError = "abort",
