@@ -33,6 +33,31 @@ def bench_fiqa(data: Annotated[Path, typer.Option(help="FiQA directory")] = DATA
     out.print((out_dir / "fiqa-retrieval.md").read_text(encoding="utf-8"))
 
 
+@app.command("fiqa-answers")
+def bench_fiqa_answers(data: Annotated[Path, typer.Option(help="FiQA directory")] = DATA / "fiqa",
+                       questions: Annotated[Path | None, typer.Option(help="questions JSONL (qid, question, "
+                                                                      "gold_docids, gold_answers); default "
+                                                                      "the FiQA directory's questions_dev.jsonl")] = None,
+                       out_dir: REPORTS = Path("reports"),
+                       workspace: Annotated[Path | None, typer.Option(help="workspace to (re)use; default "
+                                                                      "reports/.cache/fiqa-answers-ws")] = None,
+                       limit: Annotated[int | None, typer.Option(help="first N questions only")] = None,
+                       modes: Annotated[str, typer.Option(help="comma-separated: extractive, rewrite, direct")]
+                       = "extractive,rewrite,direct") -> None:
+    """FiQA answered by the text layer: BLEU-2/4, BERT similarity, HitRate, cost per question, per way of
+    answering; and abstention with each question's gold passages removed."""
+    from benchmarks import fiqa_answers
+    from pyramid.progress import RichProgress
+
+    chosen = tuple(split_list(modes))
+    if not chosen or any(x not in fiqa_answers.MODES for x in chosen):
+        raise PolyragError(f"--modes takes {', '.join(fiqa_answers.MODES)}")
+    with RichProgress(err) as progress:
+        fiqa_answers.run(data, out_dir, questions_file=questions, workspace=workspace, limit=limit, modes=chosen,
+                         progress=progress)
+    out.print((out_dir / "fiqa-answers.md").read_text(encoding="utf-8"))
+
+
 @app.command("multihop")
 def bench_multihop(data: Annotated[Path, typer.Option(help="shared data directory")] = DATA,
                    out_dir: REPORTS = Path("reports"),
@@ -41,10 +66,13 @@ def bench_multihop(data: Annotated[Path, typer.Option(help="shared data director
                    limit: Annotated[int | None, typer.Option(help="first N questions only")] = None,
                    docs_limit: Annotated[int | None, typer.Option(help="first N documents only")] = None,
                    pipelines: Annotated[str, typer.Option(help="comma-separated: waterfall, semantic, keyword, "
-                                                               "hybrid")] = "waterfall,semantic,keyword,hybrid"
+                                                               "hybrid (= direct), extractive, rewrite, k2rag, "
+                                                               "k2rag-nosum")] =
+                   "waterfall,semantic,keyword,hybrid,extractive,rewrite,k2rag,k2rag-nosum"
                    ) -> None:
-    """Waterfall vs the three naive pipelines on the multi-hop set: cosine similarity to the reference
-    answers (mean, quartiles), time, LLM calls and tokens per question."""
+    """Waterfall vs the three naive pipelines and the text layer's ways of answering (the ablation) on the
+    multi-hop set: cosine similarity to the reference answers (mean, quartiles), time, LLM calls, tokens
+    and abstentions per question."""
     from benchmarks import multihop
     from pyramid.progress import RichProgress
 

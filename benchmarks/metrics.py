@@ -47,3 +47,22 @@ def percentiles(values: Sequence[float], qs: Sequence[float] = (50, 95)) -> dict
         return {f"p{int(q)}": float("nan") for q in qs}
     arr = np.asarray(values, dtype=float)
     return {f"p{int(q)}": float(np.percentile(arr, q)) for q in qs}
+
+
+def bleu(hypothesis: str, references: Sequence[str], order: int) -> float:
+    """Sentence BLEU-`order` (sacrebleu, exp smoothing, 0–1) of one answer against its references."""
+    from sacrebleu.metrics import BLEU
+
+    scorer = BLEU(max_ngram_order=order, effective_order=True)
+    return scorer.sentence_score(hypothesis, list(references)).score / 100.0
+
+
+def abstention_rates(supports_answerable: Sequence[float], supports_removed: Sequence[float],
+                     threshold: float) -> dict[str, float]:
+    """At `threshold` (abstain below it): the share of questions whose gold passages were removed that
+    abstain (want high) and the share of answerable questions that abstain (want low)."""
+    a = np.asarray(supports_answerable, dtype=float)
+    r = np.asarray(supports_removed, dtype=float)
+    return {"threshold": float(threshold),
+            "abstain_removed": float(np.mean(r < threshold)) if r.size else 0.0,
+            "abstain_answerable": float(np.mean(a < threshold)) if a.size else 0.0}

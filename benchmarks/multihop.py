@@ -24,7 +24,8 @@ from typing import Any
 import numpy as np
 
 from benchmarks.costs import every_layer_tokens
-from benchmarks.report import md_table, write_report
+from benchmarks.report import ignore_cache_dir, md_table, write_report
+from benchmarks.text_answers import MODES, ask_mode
 from pyramid.config import SETTINGS_FILE, load_settings
 from pyramid.errors import InputError
 from pyramid.progress import NullProgress, Progress
@@ -34,7 +35,8 @@ from pyramid.workspace import Workspace
 from querying.waterfall import built_layers
 
 NAME = "multihop"
-PIPELINES = ("waterfall", "semantic", "keyword", "hybrid")
+NAIVE = ("semantic", "keyword", "hybrid")  # K²RAG's naive pipelines; hybrid is the ablation's "direct"
+PIPELINES = ("waterfall", *NAIVE, *(m for m in MODES if m != "direct"))
 BUILD_COST = "build-cost.json"   # the cost of the build run that extracted the KG, kept for the report
 
 
@@ -55,8 +57,10 @@ def answerer(name: str) -> Callable[[Session, str], Answer]:
     if name == "waterfall":
         from querying.waterfall import answer_waterfall
         return lambda s, q: answer_waterfall(s, q)
-    from querying.naive import answer_naive
-    return lambda s, q: answer_naive(q, s.text, s.llm, name)  # type: ignore[arg-type]
+    if name in NAIVE:
+        from querying.naive import answer_naive
+        return lambda s, q: answer_naive(q, s.text, s.llm, name)  # type: ignore[arg-type]
+    return lambda s, q: ask_mode(s, name)(q)
 
 
 def quartiles(values: list[float]) -> dict[str, float]:
@@ -74,9 +78,7 @@ def ensure_workspace(root: Path, documents: Path, progress: Progress, docs_limit
     from pyramid.workspace import atomic_write_text
 
     root = Path(root)
-    if root.parent.name == ".cache":
-        root.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(root.parent / ".gitignore", "*\n")
+    ignore_cache_dir(root)
     ws = Workspace.open(root, create=True)
     session = Session(ws)
     docs = load_documents(documents, fmt="csv").documents[:docs_limit]
@@ -115,7 +117,8 @@ def run(data_dir: Path, out_dir: Path, *, workspace: Path | None = None, limit: 
             t0 = time.perf_counter()
             with session.meter.scope() as usage:
                 ans = ask(session, q["question"])
-            rows.append({"text": ans.text, "layer": ans.layer, "seconds": time.perf_counter() - t0,
+            rows.append({"text": ans.text, "layer": ans.layer, "abstained": ans.abstained,
+                         "seconds": time.perf_counter() - t0,
                          "calls": usage.calls + usage.cache_hits, "tokens": usage.cost_tokens})
             pq[name] = {"answer": ans.text[:300], "layer": ans.layer}
             task.advance()
@@ -128,7 +131,8 @@ def run(data_dir: Path, out_dir: Path, *, workspace: Path | None = None, limit: 
                          "seconds": quartiles([r["seconds"] for r in rows]),
                          "llm_calls": statistics.fmean(r["calls"] for r in rows) if rows else 0.0,
                          "tokens": statistics.fmean(r["tokens"] for r in rows) if rows else 0.0,
-                         "layers": dict(Counter(r["layer"] for r in rows))}
+                         "layers": dict(Counter(r["layer"] for r in rows)),
+                         "abstained": statistics.fmean(r["abstained"] for r in rows) if rows else 0.0}
 
     every = []
     if "waterfall" in pipelines:
@@ -145,13 +149,13 @@ def run(data_dir: Path, out_dir: Path, *, workspace: Path | None = None, limit: 
 
 def markdown(d: dict[str, Any]) -> str:
     head = ["pipeline", "mean cos", "Q1", "median", "Q3", "s/question (median)", "LLM calls/q", "tokens/q",
-            "answered at"]
+            "abstained", "answered at"]
     rows = []
     for name, r in d["pipelines"].items():
         sim = r["similarity"]
         layers = ", ".join(f"{k} {v}" for k, v in sorted(r["layers"].items()))
         rows.append([name, sim["mean"], sim["q1"], sim["median"], sim["q3"], r["seconds"]["median"],
-                     r["llm_calls"], r["tokens"], layers])
+                     r["llm_calls"], r["tokens"], r.get("abstained", 0.0), layers])
     b = d["build"]
     lines = [f"# Multi-hop QA — {d['questions']} dev questions, LLM {d['llm']}", "",
              md_table(head, rows), ""]

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import acadchall
-from benchmarks.report import md_table, write_report
+from benchmarks.report import ignore_cache_dir, md_table, write_report
 from pyramid.errors import WorkspaceError
 from pyramid.progress import NullProgress, Progress
 from pyramid.session import Session
@@ -332,9 +332,7 @@ def ensure_workspace(root: Path, pages_file: Path, schema_file: Path, *, limit: 
             raise WorkspaceError(f"{root} is not a workspace of the pages benchmark (no {STAMP}); "
                                  "give an empty or new directory")
         shutil.rmtree(root)
-    if root.parent.name == ".cache":  # keep the benchmark's cache out of git
-        root.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(root.parent / ".gitignore", "*\n")
+    ignore_cache_dir(root)
     ws = Workspace.open(root) if resumed else Workspace.init(root)
     atomic_write_text(root / "polyrag.toml", render_default_toml(OVERRIDES))
     ws = Workspace.open(root)

@@ -37,3 +37,12 @@ def write_report(out_dir: Path, name: str, data: dict[str, Any], markdown: str) 
     atomic_write_text(jpath, json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
     atomic_write_text(mpath, markdown.rstrip() + "\n")
     return jpath, mpath
+
+
+def ignore_cache_dir(root: Path) -> None:
+    """A benchmark's workspace under reports/.cache stays out of git, even where the repository's
+    .gitignore is older than the benchmark."""
+    root = Path(root)
+    if root.parent.name == ".cache":
+        root.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(root.parent / ".gitignore", "*\n")

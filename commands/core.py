@@ -112,8 +112,12 @@ def print_answer(answer, explain: bool = False) -> None:
     out.print(f"[bold]layer:[/] {answer.layer}  [bold]pipeline:[/] {answer.pipeline}  "
               f"({answer.usage.calls} LLM calls, {answer.usage.cache_hits} cached, "
               f"{answer.usage.total_tokens} tokens, {answer.ms:.0f} ms)")
+    if answer.abstained:
+        out.print("[bold]abstained:[/] the evidence found does not answer the question (see the trace: text.abstain)")
     if answer.selected is not None:
         out.print(f"[bold]selected options:[/] {answer.selected}")
+    for i, c in enumerate(answer.citations, 1):
+        out.print(escape(f"  [{i}] chunk {c.chunk_id} (document {c.doc_id}): {c.sentence[:100]}"), highlight=False)
     for ev in answer.evidence[:10]:
         if ev.kind == "chunk":
             out.print(f"  evidence chunk {ev.chunk_id} (document {ev.doc_id}, score {ev.score:.3f}): "

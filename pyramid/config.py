@@ -204,6 +204,16 @@ class QuerySettings(BaseModel):
     subquestion_k: int = Field(10, ge=1, description="K²RAG: chunks retrieved per sub-question")
     subquestion_with_question: bool = Field(True, description="K²RAG: also answer the question itself beside "
                                             "the generated sub-questions (a tiny model's sub-questions drift)")
+    k2rag_summaries: bool = Field(True, description="K²RAG: summarise the KG triples and the sub-answers (off: "
+                                  "the triples and sub-answers go to the final prompt as they are)")
+    text_answer: Literal["auto", "extractive", "rewrite", "generate"] = Field(
+        "auto", description="how the text layer answers: extractive (the question's best sentences from the "
+        "retrieved chunks, each cited; no model), rewrite (those sentences joined by the LLM, kept only if it "
+        "adds no word the sentences and the question lack), generate (K²RAG / the LLM answers from the chunks), "
+        "or auto = rewrite (chosen by `polyrag bench fiqa-answers` and `bench multihop`)")
+    answer_words: int = Field(120, ge=10, description="word budget of an extractive answer")
+    abstain_below: float = Field(0.5, ge=0.0, le=1.0, description="the text layer says it does not know when "
+                                 "the evidence's support (see querying.compose) is below this; 0 = never")
 
 
 class Settings(BaseSettings):

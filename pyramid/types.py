@@ -78,12 +78,22 @@ class TraceStep(BaseModel):
     ms: float = 0.0
 
 
+class Citation(BaseModel):
+    """One sentence of a composed text answer and the chunk it was taken from."""
+
+    sentence: str
+    chunk_id: str
+    doc_id: str
+
+
 class Answer(BaseModel):
     question: str
     text: str
     layer: Layer
     pipeline: str = "waterfall"
     selected: list[int] | None = None   # MCQ/MAQ: indices of the chosen options
+    citations: list[Citation] = Field(default_factory=list)  # text answers: where each sentence came from
+    abstained: bool = False             # the layer found evidence but judged it does not answer the question
     evidence: list[Evidence] = Field(default_factory=list)
     trace: list[TraceStep] = Field(default_factory=list)
     usage: Usage = Field(default_factory=Usage)

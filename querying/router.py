@@ -28,7 +28,8 @@ def check_options(options: list[str] | None) -> list[str] | None:
 def ask(session: Session, question: str, *, layer: LayerName | None = None, pipeline: str | None = None,
         layers: list[LayerName] | None = None, options: list[str] | None = None, mindful: bool = False,
         sparql_mode: str = "plan", k: int | None = None) -> Answer:
-    """One layer (`layer`), one naive text pipeline (`pipeline`), or else the waterfall over `layers`."""
+    """One layer's answerer (`layer`), one naive text pipeline (`pipeline`, K²RAG's baselines), or else the
+    waterfall over `layers`."""
     question = check_question(question)
     opts = check_options(options)
     how = AskOptions(sparql_mode=sparql_mode, mindful=mindful, k=k)
@@ -37,7 +38,7 @@ def ask(session: Session, question: str, *, layer: LayerName | None = None, pipe
 
         chain = answerers(session, layers or session.settings.query.layers, how)
         return run_waterfall(question, chain, present=built_layers(session), meter=session.meter, options=opts)
-    if layer in ("ontology", "kg"):
+    if layer is not None and pipeline is None:
         return answerers(session, [layer], how)[0].answer(question, options=opts)
     from querying.naive import PIPELINE_LAMBDA, answer_naive
     pipeline = pipeline or "hybrid"

@@ -1,0 +1,71 @@
+"""The text layer's ways of answering, side by side (the ablation `bench fiqa-answers` and `bench
+multihop` report), and the index-without-the-gold-passages used by the abstention check.
+
+    extractive    the question's best sentences, cited (querying.compose), no model
+    rewrite       those sentences joined by the model, kept only when it adds no content word
+    direct        the model answers from the top chunks (K²RAG's hybrid naive path)
+    k2rag         K²RAG over the KG layer's triples: summaries, sub-questions, final answer
+    k2rag-nosum   the same without the two summaries
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pyramid.session import Session
+from pyramid.text_layer import Hit, TextLayer
+from pyramid.types import Answer, Handover, TripleEvidence
+from querying.k2rag import TextAnswerer
+
+MODES = ("extractive", "rewrite", "direct", "k2rag", "k2rag-nosum")
+NEEDS_KG = ("k2rag", "k2rag-nosum")
+
+
+class WithoutDocs:
+    """A text layer that never returns chunks of `excluded` documents: the index with those documents
+    removed, but for BM25's corpus statistics (a few hundred of thousands of passages move them little)."""
+
+    def __init__(self, inner: TextLayer, excluded: set[str]) -> None:
+        self.inner, self.excluded = inner, excluded
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def search(self, query: str, *, k: int | None = None, lam: float | None = None, **kw: Any) -> list[Hit]:
+        k = k or self.inner.cfg.k
+        extra = sum(self.inner.docs.get(d, {}).get("chunks", 1) for d in self.excluded)
+        hits = self.inner.search(query, k=k + extra, lam=lam, **kw)
+        return [h for h in hits if h.chunk.doc_id not in self.excluded][:k]
+
+
+def text_answerer(session: Session, mode: str, text: TextLayer | WithoutDocs | None = None) -> TextAnswerer:
+    cfg = session.settings.query
+    if mode == "k2rag-nosum":
+        cfg = cfg.model_copy(update={"k2rag_summaries": False})
+    return TextAnswerer(text or session.text, session.llm, session.embedder, cfg, session.meter)  # type: ignore[arg-type]
+
+
+def kg_handover(session: Session, question: str) -> Handover:
+    """The KG layer's triples for `question` (what the waterfall hands the text layer)."""
+    from querying.answerers import answer_kg
+
+    ans = answer_kg(session, question)
+    return Handover(triples=[e for e in ans.evidence if isinstance(e, TripleEvidence)])
+
+
+def ask_mode(session: Session, mode: str, text: TextLayer | WithoutDocs | None = None
+             ) -> Callable[[str], Answer]:
+    """A function answering one question the `mode` way."""
+    answerer = text_answerer(session, mode, text)
+    if mode in NEEDS_KG:
+        return lambda q: answerer.answer(q, kg_handover(session, q), mode="generate")
+    kind = "generate" if mode == "direct" else mode
+    return lambda q: answerer.answer(q, mode=kind)  # type: ignore[arg-type]
+
+
+def cited_docs(ans: Answer) -> list[str]:
+    """The documents an answer cites: its citations', or, for a generated answer, the chunks it was given."""
+    if ans.citations:
+        return list(dict.fromkeys(c.doc_id for c in ans.citations))
+    return list(dict.fromkeys(e.doc_id for e in ans.evidence if e.kind == "chunk"))

@@ -1,0 +1,159 @@
+"""The text layer's answers: composed from cited sentences, rewritten only when the rewrite adds no
+word, and "I don't know" when the evidence is weak. A real text layer (MiniLM + BM25) over passages
+written here; the LLM is the scripted one (canned replies keyed by prompt text; an unexpected prompt
+raises) except in the test marked `llm`, which runs the real local model."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import run_cli
+
+from benchmarks.metrics import abstention_rates, bleu
+from benchmarks.text_answers import WithoutDocs, cited_docs
+from pyramid.config import load_settings
+from pyramid.corpus import Document
+from pyramid.llm.scripted import ScriptedProvider
+from pyramid.session import Session
+from pyramid.workspace import Workspace
+from querying.compose import added_words, compose, repetitive, split_sentences
+from querying.k2rag import TextAnswerer
+from querying.waterfall import answer_waterfall
+
+DOCS = [
+    Document("lighthouse", "The Kestrel Point lighthouse was built in 1873 by the harbour board. Its lamp can be "
+                           "seen from 22 nautical miles away. Visitors may climb the tower on summer weekends."),
+    Document("bakery", "Marrow Lane Bakery opens at six in the morning. Its rye loaf rises on a sourdough starter "
+                       "kept alive since 1951. The bakery is closed on Mondays."),
+    Document("glacier", "The Tarn glacier has retreated 400 metres since 1990. Its meltwater feeds the Ossel river, "
+                        "which floods the valley farms every spring."),
+    Document("lighthouse-copy", "Visitors may climb the tower on summer weekends. Tickets are sold at the gate."),
+]
+Q_LAMP = "From how far away can the lamp of the Kestrel Point lighthouse be seen?"
+Q_ABSENT = "Which team won the 2010 chess olympiad in Khanty-Mansiysk?"
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory, embedder):
+    ws = Workspace.init(tmp_path_factory.mktemp("answers") / "ws")
+    Session(ws, provider=ScriptedProvider({}), embedder=embedder).text.add_documents(DOCS)
+    return ws.root
+
+
+def session(root, embedder, rules=None, **query) -> Session:
+    settings = load_settings(root / "polyrag.toml", llm={"cache": False}, query=query)
+    return Session(Workspace(root, settings), provider=ScriptedProvider(rules or {}), embedder=embedder)
+
+
+def answerer(s: Session) -> TextAnswerer:
+    return TextAnswerer(s.text, s.llm, s.embedder, s.settings.query, s.meter)
+
+
+def test_the_extractive_answer_is_the_sentence_that_answers_cited_by_its_chunk(root, embedder):
+    s = session(root, embedder, answer_words=12)  # room for one sentence; no rules: a model call would raise
+    a = answerer(s).answer(Q_LAMP, mode="extractive")
+    assert a.text == "Its lamp can be seen from 22 nautical miles away."
+    assert [(c.doc_id, c.chunk_id) for c in a.citations] == [("lighthouse", "lighthouse#0")]
+    assert a.usage.calls == 0 and not a.abstained and a.pipeline == "extractive"
+
+
+def test_sentences_are_said_once_and_in_the_order_their_chunk_has_them(root, embedder):
+    s = session(root, embedder)
+    hits = s.text.search("When can visitors climb the lighthouse tower and what does the lamp do?", k=4)
+    comp = compose("When can visitors climb the lighthouse tower?", hits, s.embedder, s.text.tokenize, 200)
+    texts = [c.text for c in comp.chosen]
+    assert texts.count("Visitors may climb the tower on summer weekends.") == 1  # two documents hold it
+    light = [c.position for c in comp.chosen if c.hit.chunk.doc_id == "lighthouse"]
+    assert light == sorted(light) and len(light) >= 2
+
+
+def test_split_sentences_ends_a_sentence_at_a_list_line_and_cuts_unpunctuated_runs():
+    assert split_sentences("Three things matter:\n- price\n- fees. Then taxes.") == [
+        "Three things matter:", "- price", "- fees.", "Then taxes."]
+    run = " ".join(["word"] * 170)
+    assert [len(p.split()) for p in split_sentences(run)] == [80, 80, 10]
+
+
+def test_a_rewrite_that_adds_a_fact_is_kept_out_and_the_extractive_answer_stands(root, embedder):
+    made_up = "The lamp can be seen from 30 nautical miles by passing ships."
+    s = session(root, embedder, {"Answer in one or two sentences": made_up}, answer_words=12)
+    a = answerer(s).answer(Q_LAMP, mode="rewrite")
+    assert a.text == "Its lamp can be seen from 22 nautical miles away."
+    step = next(st for st in a.trace if st.step == "text.rewrite")
+    assert "kept out" in step.outcome and "30" in step.outcome and a.usage.calls == 1
+
+
+def test_a_rewrite_in_the_sentences_own_words_is_kept(root, embedder):
+    reply = "The Kestrel Point lamp can be seen from 22 nautical miles."
+    s = session(root, embedder, {"Answer in one or two sentences": reply}, answer_words=12)
+    a = answerer(s).answer(Q_LAMP, mode="rewrite")
+    assert a.text == reply and a.citations[0].doc_id == "lighthouse"
+
+
+def test_a_rewrite_that_loops_is_kept_out(root, embedder):
+    loop = "The lamp is the lamp is the lamp is the lamp is the lamp is the lamp."
+    s = session(root, embedder, {"Answer in one or two sentences": loop}, answer_words=12)
+    a = answerer(s).answer(Q_LAMP, mode="rewrite")
+    assert a.text == "Its lamp can be seen from 22 nautical miles away."
+    assert repetitive(loop) and not repetitive("Its lamp can be seen from 22 nautical miles away.")
+
+
+def test_added_words_are_content_words_missing_from_every_source(root, embedder):
+    tok = session(root, embedder).text.tokenize
+    assert added_words("The bakery opens at six.", ["Marrow Lane Bakery opens at six in the morning."], tok) == []
+    assert added_words("The bakery opens at seven.", ["Marrow Lane Bakery opens at six."], tok) == ["seven"]
+
+
+def test_a_question_the_documents_do_not_answer_abstains_and_shows_what_was_found(root, embedder):
+    s = session(root, embedder)  # no rules: abstaining must come before any model call
+    a = answer_waterfall(s, Q_ABSENT, layers=["text"])
+    assert a.layer == "text" and a.abstained and a.usage.calls == 0
+    assert a.text.startswith("The documents do not seem to answer this.") and "closest passage" in a.text
+    step = next(st for st in a.trace if st.step == "text.abstain")
+    assert step.layer == "text" and "< 0.5" in step.outcome
+    assert a.evidence  # what it found is still shown
+
+
+def test_an_answerable_question_does_not_abstain_and_zero_never_abstains(root, embedder):
+    assert not answerer(session(root, embedder)).answer(Q_LAMP, mode="extractive").abstained
+    never = answerer(session(root, embedder, abstain_below=0.0)).answer(Q_ABSENT, mode="extractive")
+    assert not never.abstained and never.citations
+
+
+def test_without_docs_hides_a_document_as_if_it_were_not_indexed(root, embedder):
+    s = session(root, embedder)
+    assert s.text.search(Q_LAMP, k=1)[0].chunk.doc_id == "lighthouse"
+    hidden = WithoutDocs(s.text, {"lighthouse"})
+    assert all(h.chunk.doc_id != "lighthouse" for h in hidden.search(Q_LAMP, k=4))
+    a = TextAnswerer(hidden, s.llm, s.embedder, s.settings.query, s.meter).answer(Q_LAMP, mode="extractive")
+    assert "lighthouse" not in cited_docs(a) and "22 nautical" not in a.text
+
+
+def test_bleu_and_abstention_rates():
+    ref = "the rye loaf rises on a starter kept alive since 1951"
+    assert bleu(ref, [ref], 4) == pytest.approx(1.0)
+    assert bleu("glaciers retreat in warm decades", [ref], 4) < 0.05
+    assert 0 < bleu("the rye loaf rises on a starter", [ref], 2) < 1
+    rates = abstention_rates([0.7, 0.6, 0.4, 0.8], [0.3, 0.45, 0.55], 0.5)
+    assert rates == {"threshold": 0.5, "abstain_removed": pytest.approx(2 / 3), "abstain_answerable": 0.25}
+
+
+def test_ask_prints_citations_and_says_when_it_abstained(root, capsys, monkeypatch):
+    monkeypatch.setenv("POLYRAG_QUERY__TEXT_ANSWER", "extractive")
+    code, out, err = run_cli(["ask", root, Q_LAMP, "--layer", "text"], capsys)
+    assert code == 0, err
+    assert "[1] chunk lighthouse#0 (document lighthouse)" in out and "abstained" not in out
+    code, out, err = run_cli(["ask", root, Q_ABSENT, "--layer", "text"], capsys)
+    assert code == 0, err
+    assert "abstained:" in out and "do not seem to answer" in " ".join(out.split())
+
+
+@pytest.mark.llm
+@pytest.mark.slow
+def test_with_the_real_model_a_rewrite_never_holds_a_word_its_sources_lack(root, embedder):
+    s = Session(Workspace(root, load_settings(root / "polyrag.toml", llm={"cache": False})), embedder=embedder)
+    for q in (Q_LAMP, "Since when has the Marrow Lane Bakery kept its sourdough starter?"):
+        a = answerer(s).answer(q, mode="rewrite")
+        assert not a.abstained and a.usage.calls == 1
+        sources = [q, *(c.sentence for c in a.citations)]
+        assert added_words(a.text, sources, s.text.tokenize) == []
+    assert "22" in answerer(s).answer(Q_LAMP, mode="rewrite").text
