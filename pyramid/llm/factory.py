@@ -17,9 +17,12 @@ def make_provider(cfg: LLMSettings) -> LLMProvider:
         return LlamaCppProvider(cfg.model_path or None, n_ctx=cfg.n_ctx, n_threads=cfg.n_threads)
     if cfg.provider == "openai":
         from pyramid.llm.openai_compat import OpenAICompatProvider
+        # json_schema, the default, is documented to switch when the endpoint refuses it, so it defers
+        # to what was learned about the endpoint ("auto"); json_object is a firm choice and wins.
+        mode = cfg.structured_output
         return OpenAICompatProvider(cfg.base_url, cfg.model, cfg.api_key.get_secret_value(),
                                     timeout_s=cfg.timeout_s, max_retries=cfg.max_retries,
-                                    structured_output=cfg.structured_output)
+                                    structured_output="auto" if mode in ("json_schema", "auto") else mode)
     from pyramid.llm.scripted import ScriptedProvider
     if not cfg.scripted_file:
         raise ValueError("llm.provider is 'scripted' but llm.scripted_file is empty")
