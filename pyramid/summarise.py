@@ -75,8 +75,10 @@ class LLMSummariser:
 
 
 def is_tiny_default(llm: LLM) -> bool:
-    """True when the LLM is the embedded SmolLM2-135M (the default), whose summaries are unreliable."""
-    return llm.provider.name == "llamacpp" and "135M" in llm.provider.model
+    """True when the LLM is SmolLM2-135M (the default), whose summaries are unreliable — whichever provider
+    serves it (the local GGUF, or a llama.cpp / vLLM server through the OpenAI-compatible provider): the
+    `auto` choices depend on the model, not on the transport."""
+    return "135m" in llm.provider.model.lower()
 
 
 def make_summariser(kind: str, llm: LLM | None) -> Summariser:

@@ -168,8 +168,9 @@ def test_auto_mode_trusts_only_the_signals_with_the_tiny_default_model(session):
 
     tiny = SimpleNamespace(provider=SimpleNamespace(name="llamacpp", model="SmolLM2-135M-Instruct.Q4_1.gguf"))
     other = SimpleNamespace(provider=SimpleNamespace(name="openai", model="gpt-4o"))
-    assert (resolve_mode("auto", tiny), resolve_mode("auto", other), resolve_mode("llm", tiny)) == \
-        ("signals", "combined", "llm")
+    served = SimpleNamespace(provider=SimpleNamespace(name="openai", model="smollm2-135m-instruct"))  # same model
+    assert (resolve_mode("auto", tiny), resolve_mode("auto", other), resolve_mode("llm", tiny),
+            resolve_mode("auto", served)) == ("signals", "combined", "llm", "signals")
     q = "What is the capital of Australia?"
     s = session({q: {"sufficient": True, "answer": "x", "facts": [1]}}, sufficiency="signals")
     a = answer_kg(s, q, k=3)
