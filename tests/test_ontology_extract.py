@@ -174,3 +174,20 @@ def test_documents_removed_from_the_corpus_lose_their_instances(onto_ws, embedde
     assert "doc:d2" in s3.ontology.store.graphs()
     assert rows(s3, f"SELECT ?t WHERE {{ <{course_iri}> <{EX}has_subject_title> ?t }}") == \
         {("Introduction to Programming",)}
+
+
+def test_a_resumed_run_knows_the_names_the_stopped_run_minted(embedder):
+    """A stopped run's chunks are journalled but their documents not yet written: the resumed run must
+    link a later mention to the IRI minted then (typed under a compatible class), not mint a second one."""
+    from pyramid.ontology.extract import RDF_TYPE, RDFS_LABEL, Fact, Linker
+    from pyramid.ontology.labels import LabelIndex
+
+    index = LabelIndex.from_rows([(EX + "s1", "Alice CHEN")], [(EX + "s1", EX + "STAFF")])
+    linker = Linker(index, embedder, 0.9, EX)
+    minted = EX + "professor_ben_okafor_1a2b3c"
+    linker.recall([Fact(minted, RDF_TYPE, EX + "PROFESSOR", False), Fact(minted, RDFS_LABEL, "Ben Okafor", True),
+                   Fact(minted, EX + "works_for", EX + "COMP", False),
+                   # an instance the store already holds is found through the index: not remembered as minted
+                   Fact(EX + "s1", RDF_TYPE, EX + "STAFF", False), Fact(EX + "s1", RDFS_LABEL, "Alice Chen", True)])
+    assert linker.minted == {(EX + "PROFESSOR", "ben okafor"): minted}
+    assert linker.link("Ben  Okafor", EX + "PROFESSOR") == (minted, False)

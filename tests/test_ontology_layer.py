@@ -114,3 +114,18 @@ def test_string_triples_become_iris_or_literals(layer):
     layer.add_instances("d1", [(EX + "x", EX + "works_for", EX + "COMP"), (EX + "x", EX + "has_name", "X Y")])
     rows = layer.select("SELECT ?o WHERE { ?s ?p ?o FILTER(isIRI(?o)) } ")
     assert {"o": EX + "COMP"} in rows and {"o": "X Y"} not in rows
+
+
+def test_a_manifest_left_behind_by_a_stop_after_reasoning_is_settled(layer, workspace, monkeypatch):
+    layer.add_instances("d1", staff("alice"))
+    # the stop: the inferred graph is committed, then the process dies before the manifest is written
+    monkeypatch.setattr(workspace, "record_step", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
+    with pytest.raises(KeyboardInterrupt):
+        layer.reason()
+    monkeypatch.undo()
+    assert layer.inferred_state() == "fresh"
+    assert workspace.manifest()["layers"].get("ontology", {}).get("inferred_triples", 0) == 0
+    assert layer.settle_manifest() is True       # what the next build does when it finds nothing to reason
+    counts = workspace.manifest()["layers"]["ontology"]
+    assert counts["inferred_triples"] == layer.stats()["inferred_triples"] > 0
+    assert layer.settle_manifest() is False      # and then there is nothing left to settle

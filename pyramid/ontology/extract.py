@@ -184,6 +184,22 @@ class Linker:
             self._vectors[cls_iri] = (iris, matrix)
         return self._vectors[cls_iri]
 
+    def recall(self, facts: Iterable[Fact]) -> None:
+        """Know again the names a stopped run minted: their chunks' facts are journalled but not yet in the
+        store (nor in the label index), and without them a resumed run mints a second IRI for a person
+        one chunk typed Professor and a later one AcademicStaff."""
+        known = {e.iri for e in self.index.entries}
+        types: dict[str, str] = {}
+        labels: dict[str, str] = {}
+        for f in facts:
+            if f.property == RDF_TYPE:
+                types.setdefault(f.subject, f.value)
+            elif f.property == RDFS_LABEL:
+                labels.setdefault(f.subject, f.value)
+        for iri, cls in types.items():
+            if iri in labels and iri not in known:
+                self.minted.setdefault((cls, " ".join(fold_words(labels[iri]))), iri)
+
     def link(self, name: str, cls_iri: str) -> tuple[str, bool]:
         """(IRI, True if it is an existing instance)."""
         hits = self.index.link(name, classes=[cls_iri], limit=1)
@@ -608,6 +624,7 @@ def extract_instances(ws: Workspace, layer, llm: LLM, embedder: Embedder, *,
         chunks = chunker.chunk_many(todo) if todo else []
         journal = InstanceJournal(ws.layer_dir("ontology") / JOURNAL, extractor.version)
         report.chunks = len(chunks)
+        linker.recall(f for c in chunks if journal.done(c) for f in journal.facts(c.id))
         run = run_chunks(todo, chunks, journal.done, extractor.extract, journal.record_instances,
                          journal.record_failed, progress, "extracting instances (f_ins)")
         report.chunks_extracted, report.chunks_resumed = run.extracted, run.resumed

@@ -265,7 +265,20 @@ class OntologyLayer:
         if self.inferred_state() != "fresh":
             with timed_step("ontology.reason", request.meter, reports) as rec:
                 rec.outcome = self.reason().render()
+        else:
+            self.settle_manifest()
         return reports
+
+    def settle_manifest(self) -> bool:
+        """Make the manifest say what the store holds when the inferred graph is fresh but the manifest
+        is behind (a build stopped between the store's commit and the manifest's write); True if it was."""
+        counts = self._counts()
+        m = self.ws.manifest()
+        if m.get("layers", {}).get("ontology") == counts and "ontology.reason" in m.get("steps", {}):
+            return False
+        with self.ws.writing("ontology.reason"):
+            self.ws.record_step("ontology.reason", seconds=0.0, counts=counts, layer="ontology")
+        return True
 
     # ------------------------------------------------------------------ reasoning
     def _asserted(self) -> list[str]:
