@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -39,15 +40,37 @@ def e(value: Any) -> str:
 
 
 def read_lines(path: Path, what: str) -> list[str]:
-    """The non-empty lines of a text file; one InputError naming the file when it cannot be read."""
+    """The non-empty lines of a text file; one InputError naming the file (and line) when it cannot be read."""
+    from pyramid.corpus import _read_utf8
     from pyramid.errors import InputError
 
     try:
-        return [q.strip() for q in path.read_text(encoding="utf-8").splitlines() if q.strip()]
-    except FileNotFoundError:
-        raise InputError(f"{what}: file not found", path=path) from None
-    except (OSError, UnicodeDecodeError) as problem:
-        raise InputError(f"cannot read {what} ({problem})", path=path) from None
+        text = _read_utf8(Path(path))
+    except InputError as problem:
+        raise InputError(f"{what} file {problem.message}") from None  # its hint is about corpora
+    # "\n" only: str.splitlines would cut a question at a U+2028 or U+0085 inside it
+    return [q.strip() for q in text.split("\n") if q.strip()]
+
+
+def positive_seconds(value: float | None) -> float | None:
+    """Typer callback for a time limit: -1, 0, nan and inf are refused before anything runs."""
+    if value is not None and not (math.isfinite(value) and value > 0):
+        raise typer.BadParameter(f"expected seconds > 0, got {value:g}")
+    return value
+
+
+def check_utf8(text: str, what: str) -> str:
+    """`text` unchanged, or one InputError when it holds non-UTF-8 bytes from the command line (lone
+    surrogates), which would otherwise fail deep inside, in a hash, a print or the query engine."""
+    from pyramid.errors import InputError
+
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as problem:
+        code = ord(text[problem.start])
+        bad = f"byte 0x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"lone surrogate U+{code:04X}"
+        raise InputError(f"the {what} is not valid UTF-8 text ({bad} at character {problem.start + 1})") from None
+    return text
 
 
 def split_list(value: str) -> list[str]:

@@ -83,7 +83,7 @@ def index(workspace: WorkspaceArg,
 
 @app.command()
 def search(workspace: WorkspaceArg, question: Annotated[str, typer.Argument()],
-           k: Annotated[int | None, typer.Option("-k", help="chunks to return (default text.k)")] = None,
+           k: Annotated[int | None, typer.Option("-k", min=1, help="chunks to return (default text.k)")] = None,
            lam: Annotated[float | None, typer.Option("--lambda", min=0, max=1,
                                                         help="λ: 1 semantic, 0 keyword (default text.lam)")] = None,
            as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
@@ -163,7 +163,7 @@ def ask(ctx: typer.Context, workspace: WorkspaceArg, question: Annotated[str, ty
                               "the answer selects the options the evidence supports")] = None,
         mindful: Annotated[bool, typer.Option("--mindful", help="KG layer: Mindful-RAG mode")] = False,
         sparql_mode: Annotated[str, typer.Option("--sparql", help="ontology layer: plan (default) or raw")] = "plan",
-        k: Annotated[int | None, typer.Option("-k", help="chunks/triples given to the LLM")] = None,
+        k: Annotated[int | None, typer.Option("-k", min=1, help="chunks/triples given to the LLM")] = None,
         explain: Annotated[bool, typer.Option("--explain", help="print the trace of every step")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="print the Answer as JSON")] = False) -> None:
     """Answer a question; prints the answer, the layer that answered and the evidence."""
@@ -217,7 +217,8 @@ def load_docs(session, docs: Path | None, fmt: str = "auto", id_field: str | Non
     loaded = load_documents(docs, fmt=fmt, id_field=id_field, text_field=text_field,  # type: ignore[arg-type]
                             max_document_mb=session.settings.corpus.max_document_mb)
     if loaded.skipped_empty:
-        err.print(f"skipped {len(loaded.skipped_empty)} empty documents: {', '.join(loaded.skipped_empty[:5])}")
+        err.print(f"skipped {len(loaded.skipped_empty)} empty documents: {escape(loaded.describe_skipped())}",
+                  highlight=False)
     return loaded
 
 

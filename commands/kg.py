@@ -24,7 +24,7 @@ def build(workspace: WorkspaceArg,
                                                         "f_rel → f_dis), single (one call per chunk), grounded (sentence rules + "
                                                         "enum-constrained calls), rules (no model) or auto; "
                                                         "default kg.mode")] = None,
-          limit: Annotated[int | None, typer.Option(help="first N documents only")] = None) -> None:
+          limit: Annotated[int | None, typer.Option(min=1, help="first N documents only")] = None) -> None:
     """Extract triples from the workspace's documents (new or changed ones); resumable."""
     from pyramid.kg.layer import check_mode, resolve_mode
     from pyramid.progress import RichProgress
@@ -95,7 +95,7 @@ def sync(workspace: WorkspaceArg) -> None:
                      f"{r.kept} kept, {r.removed} removed); graph: {totals['entities']} entities")
 
 @app.command("stats")
-def stats(workspace: WorkspaceArg, top: Annotated[int, typer.Option(help="relations shown")] = 10,
+def stats(workspace: WorkspaceArg, top: Annotated[int, typer.Option(min=0, help="relations shown")] = 10,
           as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """Nodes, edges, distinct relations, most frequent relations, likely duplicate entities."""
     s = open_session(workspace).kg.stats(top=top)
@@ -112,7 +112,7 @@ def stats(workspace: WorkspaceArg, top: Annotated[int, typer.Option(help="relati
 
 @app.command("search")
 def search(workspace: WorkspaceArg, question: Annotated[str, typer.Argument()],
-           k: Annotated[int | None, typer.Option("-k", help="triples (default kg.k)")] = None,
+           k: Annotated[int | None, typer.Option("-k", min=1, help="triples (default kg.k)")] = None,
            expand: Annotated[bool, typer.Option("--expand", help="add the 1-hop relations of the hits' "
                                                 "entities")] = False,
            as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
@@ -121,7 +121,8 @@ def search(workspace: WorkspaceArg, question: Annotated[str, typer.Argument()],
 
     from pyramid.types import check_question
 
-    hits = open_session(workspace).kg.search(check_question(question), k=k, expand=expand)
+    question = check_question(question)  # before the workspace: the first problem named is the question
+    hits = open_session(workspace).kg.search(question, k=k, expand=expand)
     if as_json:
         print_json([{"rank": i, "triple_id": h.triple.id, "score": h.score, "via": h.via,
                       "subject": h.triple.subject.name, "relation": h.triple.relation,

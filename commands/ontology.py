@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from commands.common import WorkspaceArg, print_json
+from commands.common import WorkspaceArg, check_utf8, positive_seconds, print_json
 
 app = typer.Typer(help="Ontology layer: schema, instance import, reasoning, extraction, stats.", no_args_is_help=True)
 out = Console(soft_wrap=True, highlight=False)
@@ -148,8 +148,9 @@ def stats(workspace: WorkspaceArg, as_json: Annotated[bool, typer.Option("--json
 def sparql(workspace: WorkspaceArg,
            query: Annotated[str, typer.Argument(help="a SELECT, ASK, CONSTRUCT or DESCRIBE query, or @FILE")],
            fmt: Annotated[str, typer.Option("--format", help="table, json or csv")] = "table",
-           limit: Annotated[int | None, typer.Option(help="row cap (default ontology.row_cap)")] = None,
-           timeout: Annotated[float | None, typer.Option(help="seconds (default ontology.timeout_s)")] = None
+           limit: Annotated[int | None, typer.Option(min=1, help="row cap (default ontology.row_cap)")] = None,
+           timeout: Annotated[float | None, typer.Option(callback=positive_seconds,
+                                                         help="seconds (default ontology.timeout_s)")] = None
            ) -> None:
     """Run a read-only SPARQL query on the ontology store (updates, LOAD and SERVICE are refused).
 
@@ -163,6 +164,10 @@ def sparql(workspace: WorkspaceArg,
             query = Path(query[1:]).read_text(encoding="utf-8")
         except OSError as problem:
             raise InputError(f"cannot read the query file ({problem.strerror})", path=query[1:]) from None
+        except UnicodeDecodeError as problem:
+            raise InputError(f"the query file is not UTF-8 text (byte 0x{problem.object[problem.start]:02x} at "
+                             f"offset {problem.start})", path=query[1:]) from None
+    check_utf8(query, "query")
     layer = _layer(workspace)
     _check_schema_terms(layer, query)
     _print_rows(layer.query(query, timeout_s=timeout, row_cap=limit), fmt)
@@ -170,7 +175,7 @@ def sparql(workspace: WorkspaceArg,
 
 @app.command("extract")
 def extract(workspace: WorkspaceArg,
-            limit: Annotated[int | None, typer.Option(help="first N documents only")] = None,
+            limit: Annotated[int | None, typer.Option(min=1, help="first N documents only")] = None,
             reason: Annotated[bool, typer.Option("--reason/--no-reason", help="re-run reasoning "
                                                  "afterwards")] = True) -> None:
     """f_ins: instances of the schema's class-attribute pairs from the workspace's documents

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import io
 import json
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -18,6 +21,9 @@ from pyramid.errors import Hint, InputError
 Format = Literal["auto", "jsonl", "csv", "dir", "text"]
 ID_FIELDS = ("id", "docid", "doc_id", "_id")  # tried in order when no id field is named
 TEXT_SUFFIXES = (".txt", ".md")
+# Control characters and line/paragraph separators: an id holding one breaks every line-based store
+# and file the layers write (the KG step failed on a newline after the text layer was committed).
+_BAD_ID_CHAR = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 @dataclass(frozen=True)
@@ -34,7 +40,15 @@ class Document:
 @dataclass
 class LoadResult:
     documents: list[Document]
-    skipped_empty: list[str] = field(default_factory=list)  # ids (or line refs) of empty texts
+    skipped_empty: list[str] = field(default_factory=list)  # ids of empty texts
+    skipped_lines: list[int | None] = field(default_factory=list)  # their lines (None: a whole file)
+
+    def describe_skipped(self, limit: int = 5) -> str:
+        """'a (line 3), b (line 7)' for the first `limit` skipped documents."""
+        shown = [doc_id + (f" (line {line})" if line is not None else "")
+                 for doc_id, line in zip(self.skipped_empty[:limit], self.skipped_lines[:limit], strict=False)]
+        more = len(self.skipped_empty) - len(shown)
+        return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
 
 
 def _read_utf8(path: Path) -> str:
@@ -47,11 +61,35 @@ def _read_utf8(path: Path) -> str:
     except OSError as err:
         raise InputError(f"cannot read ({err.strerror})", path=path) from None
     try:
-        return raw.decode("utf-8")
+        return raw.decode("utf-8").removeprefix("\ufeff")  # a BOM is not part of the first field
     except UnicodeDecodeError as err:
         line = raw.count(b"\n", 0, err.start) + 1
         raise InputError(f"not UTF-8 text (byte 0x{raw[err.start]:02x} at offset {err.start}); "
                          "convert it with e.g. `iconv -t UTF-8`", path=path, line=line) from None
+
+
+def jsonl_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(line number, line) of a JSON Lines text. Split on "\n" only: str.splitlines also breaks at
+    U+2028, U+2029 and U+0085, which JSON allows raw inside strings."""
+    for lineno, line in enumerate(text.split("\n"), start=1):
+        yield lineno, line.removesuffix("\r")
+
+
+def id_problem(doc_id: str, what: str = "document id") -> str | None:
+    """Why `doc_id` cannot be an id (empty, or a control character such as a newline), or None."""
+    if not doc_id.strip():
+        return f"empty {what}"
+    bad = _BAD_ID_CHAR.search(doc_id)
+    if bad:
+        return (f"{what} {doc_id!r} contains a control character (U+{ord(bad.group()):04X}); "
+                "ids must be one line of printable text")
+    return None
+
+
+def check_doc_id(doc_id: str, path: Path, line: int | None, field: str | None = None) -> None:
+    problem = id_problem(doc_id)
+    if problem:
+        raise InputError(problem, path=path, line=line, field=field)
 
 
 def _check_size(doc_text: str, limit_mb: float, path: Path, line: int | None, doc_id: str) -> None:
@@ -84,9 +122,12 @@ class _Collector:
         self.result = LoadResult([])
         self._seen: dict[str, int | None] = {}
 
-    def add(self, doc_id: str, text: str, metadata: dict[str, Any], line: int | None) -> None:
+    def add(self, doc_id: str, text: str, metadata: dict[str, Any], line: int | None,
+            id_field: str | None = None) -> None:
+        check_doc_id(doc_id, self.path, line, id_field)
         if not text.strip():
             self.result.skipped_empty.append(doc_id)
+            self.result.skipped_lines.append(line)
             return
         if doc_id in self._seen:
             first = self._seen[doc_id]
@@ -98,7 +139,7 @@ class _Collector:
 
 
 def _load_jsonl(path: Path, c: _Collector, id_field: str | None, text_field: str) -> None:
-    for lineno, line in enumerate(_read_utf8(path).splitlines(), start=1):
+    for lineno, line in jsonl_lines(_read_utf8(path)):
         if not line.strip():
             continue
         try:
@@ -120,31 +161,46 @@ def _load_jsonl(path: Path, c: _Collector, id_field: str | None, text_field: str
             raise InputError(f"expected a string, got {type(text).__name__}", path=path, line=lineno,
                              field=text_field)
         meta = {k: v for k, v in rec.items() if k not in (idf, text_field)}
-        c.add(str(rec[idf]), text, meta, lineno)
+        c.add(str(rec[idf]), text, meta, lineno, idf)
 
 
 def _load_csv(path: Path, c: _Collector, id_field: str | None, text_field: str) -> None:
-    text = _read_utf8(path)
     dialect = "excel-tab" if path.suffix.lower() == ".tsv" else "excel"
-    reader = csv.DictReader(text.splitlines(keepends=True), dialect=dialect)
-    columns = reader.fieldnames or []
+    # newline="" leaves line breaks inside quoted cells to the csv module (and U+2028 inside a cell alone)
+    reader = csv.reader(io.StringIO(_read_utf8(path), newline=""), dialect=dialect)
+    end = 0  # the last line of the previous record: a record starts on the next one
+
+    def records() -> Iterator[tuple[int, list[str]]]:
+        nonlocal end
+        try:
+            for values in reader:
+                start, end = end + 1, reader.line_num
+                yield start, values
+        except csv.Error as err:
+            raise InputError(f"malformed CSV ({err})", path=path, line=end + 1) from None
+
+    rows = records()
+    columns = next((values for _, values in rows if values), [])
     if text_field not in columns:
         raise InputError(f"no column '{text_field}' (columns: {', '.join(columns) or 'none'})", path=path, line=1,
                          hint=Hint(param="text_field"))
     if id_field is not None and id_field not in columns:
         raise InputError(f"no id column '{id_field}' (columns: {', '.join(columns)})", path=path, line=1)
     row_no = 0
-    try:
-        for row in reader:
-            row_no += 1
-            if None in row:
-                raise InputError(f"{len(columns) + len(row[None])} values for {len(columns)} columns",
-                                 path=path, line=reader.line_num)
-            doc_id = row[id_field] if id_field else f"{path.stem}-{row_no}"
-            meta = {k: v for k, v in row.items() if k not in (id_field, text_field)}
-            c.add(doc_id, row[text_field] or "", meta, reader.line_num)
-    except csv.Error as err:
-        raise InputError(f"malformed CSV ({err})", path=path, line=reader.line_num) from None
+    for line, values in rows:
+        if not values:
+            continue  # a blank line
+        row_no += 1
+        if len(values) > len(columns):
+            raise InputError(f"{len(values)} values for {len(columns)} columns", path=path, line=line)
+        row = dict(zip(columns, values, strict=False))
+        for needed in (text_field, id_field):
+            if needed is not None and needed not in row:  # a short row: not an empty text, a broken one
+                raise InputError(f"{len(values)} values for {len(columns)} columns: no value for column "
+                                 f"'{needed}'", path=path, line=line, field=needed)
+        doc_id = row[id_field] if id_field else f"{path.stem}-{row_no}"
+        meta = {k: row.get(k) for k in columns if k not in (id_field, text_field)}
+        c.add(doc_id, row[text_field], meta, line, id_field)
 
 
 def _load_text_file(path: Path, c: _Collector, doc_id: str) -> None:

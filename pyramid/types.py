@@ -139,6 +139,13 @@ def check_question(question: str) -> str:
     q = (question or "").strip()
     if not q:
         raise InputError("the question is empty")
+    try:  # a lone surrogate (non-UTF-8 bytes on the command line) would fail later, in every hash and print
+        q.encode("utf-8")
+    except UnicodeEncodeError as err:
+        code = ord(q[err.start])
+        what = f"byte 0x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"lone surrogate U+{code:04X}"
+        raise InputError(f"the question is not valid UTF-8 text ({what} at character {err.start + 1}); "
+                         "pass it as UTF-8") from None
     if len(q) > MAX_QUESTION_CHARS:
         raise InputError(f"the question is {len(q):,} characters long; the limit is {MAX_QUESTION_CHARS:,}",
                          hint=Hint(action="index_long_text"))

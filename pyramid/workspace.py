@@ -23,6 +23,7 @@ import json
 import os
 import shutil
 import socket
+import stat
 import sys
 import tempfile
 import time
@@ -137,8 +138,28 @@ class WorkspaceLock:
         self.path = path
         self._fh: Any = None
 
+    def _open(self) -> Any:
+        """The lock file, opened without following a link: the holder's note is written into it, so a
+        `.lock` pointing elsewhere (symlink, hard link, FIFO) would empty or block the file it names."""
+        flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+        try:
+            fd = os.open(self.path, flags, 0o644)
+        except OSError as err:
+            if self.path.is_symlink():
+                raise WorkspaceError(f"{self.path} is a symbolic link; the write lock never follows one "
+                                     "(remove it: it is recreated as a plain file)") from None
+            raise WorkspaceError(f"cannot open the lock file {self.path} ({err.strerror})") from None
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_nlink > 1:
+            os.close(fd)
+            kind = "a hard link to another file" if stat.S_ISREG(st.st_mode) else "not a regular file"
+            raise WorkspaceError(f"{self.path} is {kind}; the write lock needs its own plain file "
+                                 "(remove it: it is recreated)")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "r+", encoding="utf-8")
+
     def acquire(self, step: str) -> None:
-        fh = open(self.path, "a+", encoding="utf-8")
+        fh = self._open()
         try:
             fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pyramid.corpus import _read_utf8
+from pyramid.corpus import _read_utf8, id_problem, jsonl_lines
 from pyramid.errors import Hint, InputError
 from pyramid.kg.extract import RawTriple
 
@@ -104,6 +104,11 @@ def _row(rec: Any, line: int) -> ImportRow:
     except (TypeError, ValueError):
         raise ValueError(f"field 'confidence': not a number ({confidence!r})") from None
     doc = rec.get("doc_id") or rec.get("source")
+    for name, value, what in (("doc_id" if rec.get("doc_id") else "source", doc, "document id"),
+                              ("chunk_id", rec.get("chunk_id"), "chunk id")):
+        problem = id_problem(str(value), what) if value else None
+        if problem:  # a newline in an id breaks the graph store's CSV load
+            raise ValueError(f"field '{name}': {problem}")
     return ImportRow(line, RawTriple(values["subject"], values["relation"], values["object"],
                                      str(rec.get("subject_type") or "").upper(),
                                      str(rec.get("object_type") or "").upper(),
@@ -166,7 +171,7 @@ def read_triples(path: Path, fmt: str = "auto") -> ImportRead:
         except InputError as err:
             raise InputError(str(err).split(": ", 1)[-1], path=path, line=err.line) from None
     elif fmt == "jsonl":
-        for lineno, line in enumerate(text.splitlines(), 1):
+        for lineno, line in jsonl_lines(text):  # "\n" only: U+2028 may sit in a JSON string
             if line.strip():
                 try:
                     records.append((lineno, _DECODER.decode(line)))

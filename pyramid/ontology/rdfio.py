@@ -5,6 +5,10 @@
 pyoxigraph reports positions for the text formats but not for RDF/XML, so a failed RDF/XML file is
 parsed again by rdflib (xml.sax), whose errors carry line and column.
 
+Both XML parsers expand the entities a DOCTYPE declares, so a 1 KB "billion laughs" file would grow
+to gigabytes: `check_entities` works out what the declarations expand to before either parser runs
+and refuses external and parameter entities and any expansion above `MAX_ENTITY_EXPANSION`.
+
 `to_python(term)` is the one conversion from RDF terms to plain Python values used by every read API:
 IRIs as strings, typed literals as int/float/bool/str, blank nodes as "_:id".
 """
@@ -67,6 +71,81 @@ def detect_format(path: Path, head: bytes) -> ox.RdfFormat:
     return ox.RdfFormat.TURTLE  # also reads N-Triples, a subset of Turtle
 
 
+# Entity expansion allowed: the larger of this and ENTITY_FACTOR times the file. Namespace abbreviations
+# (`<!ENTITY owl "http://www.w3.org/2002/07/owl#">`, as Protégé writes) stay far below both.
+MAX_ENTITY_EXPANSION = 16 * 1024 * 1024
+ENTITY_FACTOR = 20
+_ENTITY_DECL = re.compile(r"""<!ENTITY\s+(%\s*)?([^\s"'<>&%;]+)\s+(?:"([^"]*)"|'([^']*)'|(SYSTEM|PUBLIC)\b)""")
+_ENTITY_REF = re.compile(r"&([^\s&;#<>\"']+);")
+_CHAR_REF = re.compile(r"&#(x[0-9a-fA-F]+|[0-9]+);")
+_PREDEFINED = {"lt", "gt", "amp", "apos", "quot"}
+
+
+def _char_refs(value: str) -> str:
+    """Character references replaced, as a parser does when it reads a declaration: `&#38;b;` becomes
+    a reference to b, which a check of the raw text would miss."""
+    def one(m: re.Match[str]) -> str:
+        code = m.group(1)
+        try:
+            return chr(int(code[1:], 16) if code.startswith("x") else int(code))
+        except (ValueError, OverflowError):
+            return m.group(0)
+    return _CHAR_REF.sub(one, value)
+
+
+def check_entities(data: bytes, path: Path) -> None:
+    """InputError (file, line) when the DOCTYPE's entities would read another file or URL, or expand
+    to more than the limit; run before any XML parser sees `data`."""
+    # Latin-1: one character per byte, so offsets are bytes and any ASCII-compatible encoding scans right
+    # (UTF-16 never gets here: detect_format only calls a file RDF/XML when its first bytes are ASCII XML).
+    text = data.decode("latin-1")
+    declared = text.count("<!ENTITY")
+    if not declared:
+        return
+    found = list(_ENTITY_DECL.finditer(text))
+
+    def refuse(reason: str, at: int) -> InputError:
+        return InputError(f"invalid RDF/XML: {reason}; refused before parsing", path=path,
+                          line=text.count("\n", 0, at) + 1)
+
+    if len(found) != declared:
+        checked = {m.start() for m in found}
+        missed = next((m.start() for m in re.finditer("<!ENTITY", text) if m.start() not in checked), 0)
+        raise refuse("an entity declaration this reader cannot check", missed)
+    values: dict[str, str] = {}
+    for m in found:
+        if m.group(1):
+            raise refuse(f"parameter entity '%{m.group(2)}' declared (not allowed in RDF/XML here)", m.start())
+        if m.group(5):
+            raise refuse(f"external entity '{m.group(2)}' would read another file or URL", m.start())
+        values.setdefault(m.group(2), _char_refs(m.group(3) if m.group(3) is not None else m.group(4)))
+    limit = max(MAX_ENTITY_EXPANSION, ENTITY_FACTOR * len(data))
+    refs = {name: [r for r in dict.fromkeys(_ENTITY_REF.findall(v)) if r in values] for name, v in values.items()}
+    sizes: dict[str, int] = {}
+    for root in values:  # expanded size of each entity: depth first, without recursion
+        chain, on_chain = [root], {root}
+        while chain:
+            name = chain[-1]
+            nxt = next((r for r in refs[name] if r not in sizes), None)
+            if nxt in on_chain:
+                raise refuse(f"entity '{nxt}' refers to itself", next(m.start() for m in found if m.group(2) == nxt))
+            if nxt is not None:
+                chain.append(nxt)
+                on_chain.add(nxt)
+                continue
+            raw = values[name]
+            size = len(_ENTITY_REF.sub("", raw)) + sum(sizes.get(r, 1 if r in _PREDEFINED else 0)
+                                                        for r in _ENTITY_REF.findall(raw))
+            sizes[name] = min(size, limit + 1)  # saturated: a deep chain would make numbers of 10^5 digits
+            chain.pop()
+            on_chain.discard(name)
+    body = _ENTITY_DECL.sub("", text)
+    total = sum(sizes.get(r, 0) for r in _ENTITY_REF.findall(body))
+    if total > limit:
+        raise refuse(f"its XML entities would expand to more than {limit / 1024 / 1024:.0f} MB "
+                     "(an entity-expansion bomb?)", found[0].start())
+
+
 _POSITION_PREFIX = re.compile(r"^Parser error (at|between) [^:]*: ")
 
 
@@ -110,6 +189,8 @@ def read_rdf(path: str | Path, *, base_iri: str | None = None) -> RdfFile:
     if not data.strip():
         raise InputError("the file is empty", path=path)
     fmt = detect_format(path, data[:8192])
+    if fmt == ox.RdfFormat.RDF_XML:
+        check_entities(data, path)
     try:
         parser = ox.parse(data, fmt, base_iri=base_iri or path.resolve().as_uri())
         quads = list(parser)
