@@ -23,7 +23,7 @@ def register(root: typer.Typer) -> None:
 @app.command("fiqa-retrieval")
 def bench_fiqa(data: Annotated[Path, typer.Option(help="FiQA directory")] = DATA / "fiqa",
                out_dir: REPORTS = Path("reports"),
-               limit: Annotated[int | None, typer.Option(help="first N questions only")] = None) -> None:
+               limit: Annotated[int | None, typer.Option(min=1, help="first N questions only")] = None) -> None:
     """Recall@1/5/10, MRR@10, nDCG@10 per λ; indexing throughput vs raw embedding; query latency."""
     from benchmarks import fiqa
     from pyramid.progress import RichProgress
@@ -41,7 +41,7 @@ def bench_fiqa_answers(data: Annotated[Path, typer.Option(help="FiQA directory")
                        out_dir: REPORTS = Path("reports"),
                        workspace: Annotated[Path | None, typer.Option(help="workspace to (re)use; default "
                                                                       "reports/.cache/fiqa-answers-ws")] = None,
-                       limit: Annotated[int | None, typer.Option(help="first N questions only")] = None,
+                       limit: Annotated[int | None, typer.Option(min=1, help="first N questions only")] = None,
                        modes: Annotated[str, typer.Option(help="comma-separated: extractive, rewrite, direct")]
                        = "extractive,rewrite,direct") -> None:
     """FiQA answered by the text layer: BLEU-2/4, BERT similarity, HitRate, cost per question, per way of
@@ -63,8 +63,8 @@ def bench_multihop(data: Annotated[Path, typer.Option(help="shared data director
                    out_dir: REPORTS = Path("reports"),
                    workspace: Annotated[Path | None, typer.Option(help="workspace to (re)use; default "
                                                                   "reports/.cache/multihop-ws")] = None,
-                   limit: Annotated[int | None, typer.Option(help="first N questions only")] = None,
-                   docs_limit: Annotated[int | None, typer.Option(help="first N documents only")] = None,
+                   limit: Annotated[int | None, typer.Option(min=1, help="first N questions only")] = None,
+                   docs_limit: Annotated[int | None, typer.Option(min=1, help="first N documents only")] = None,
                    pipelines: Annotated[str, typer.Option(help="comma-separated: waterfall, semantic, keyword, "
                                                                "hybrid (= direct), extractive, rewrite, k2rag, "
                                                                "k2rag-nosum")] =
@@ -88,8 +88,8 @@ def bench_multihop(data: Annotated[Path, typer.Option(help="shared data director
 @app.command("summarise")
 def bench_summarise(data: Annotated[Path, typer.Option(help="shared data directory")] = DATA,
                     out_dir: REPORTS = Path("reports"),
-                    multihop_docs: Annotated[int, typer.Option(help="documents of multihop_kg/documents.csv")] = 100,
-                    fiqa_docs: Annotated[int, typer.Option(help="passages of fiqa/corpus.jsonl (0 = skip)")] = 30
+                    multihop_docs: Annotated[int, typer.Option(min=1, help="documents of multihop_kg/documents.csv")] = 100,
+                    fiqa_docs: Annotated[int, typer.Option(min=0, help="passages of fiqa/corpus.jsonl (0 = skip)")] = 30
                     ) -> None:
     """Build-time summarisation: corpus size and build cost with and without it (cold caches)."""
     from benchmarks import summarise
@@ -114,15 +114,15 @@ def _bench(name: str, out_dir: Path, runner: str, *args, **kwargs) -> None:
 
 @app.command("kg-build")
 def bench_build(data: Annotated[Path, typer.Option(help="documents CSV")] = DATA / "multihop_kg" / "documents.csv",
-                docs: Annotated[int, typer.Option(help="first N documents")] = 50,
+                docs: Annotated[int, typer.Option(min=1, help="first N documents")] = 50,
                 out_dir: REPORTS = Path("reports")) -> None:
     """KG build cost per extraction mode (single, cascade, grounded, rules) with the configured model."""
     _bench("kg-build", out_dir, "run_build", data, n_docs=docs)
 
 @app.command("kg-search")
 def bench_search(data: Annotated[Path, typer.Option(help="PolyU KG JSON")] = DATA / "polyu" / "poly_kg.json",
-                 synthetic: Annotated[int, typer.Option(help="triples in the synthetic graph")] = 100_000,
-                 queries: Annotated[int, typer.Option(help="timed queries per graph")] = 200,
+                 synthetic: Annotated[int, typer.Option(min=1, help="triples in the synthetic graph")] = 100_000,
+                 queries: Annotated[int, typer.Option(min=1, help="timed queries per graph")] = 200,
                  out_dir: REPORTS = Path("reports")) -> None:
     """Top-10 triple search latency (p50/p95) on the PolyU KG and a synthetic graph."""
     _bench("kg-search", out_dir, "run_search", data, synthetic=synthetic, n_queries=queries)
@@ -136,7 +136,7 @@ def bench_extraction(
                                                   "('' for none)")] = "chunk,grounded",
         corpora: Annotated[str, typer.Option(help="demo, multihop, multihop-heldout")] =
         "demo,multihop,multihop-heldout",
-        limit: Annotated[int | None, typer.Option(help="first N documents of each corpus")] = None,
+        limit: Annotated[int | None, typer.Option(min=1, help="first N documents of each corpus")] = None,
         warm_cache: Annotated[Path | None, typer.Option(help="LLM cache file shared across runs (seconds "
                                                         "then say nothing); default: a cold cache")] = None,
         previous: Annotated[Path | None, typer.Option(help="an earlier extraction.json: rows of methods not "
@@ -159,7 +159,7 @@ def bench_resolution(out_dir: REPORTS = Path("reports")) -> None:
 
 @app.command("kg-sufficiency")
 def bench_sufficiency(data: Annotated[Path, typer.Option(help="PolyU KG JSON")] = DATA / "polyu" / "poly_kg.json",
-                      questions: Annotated[int, typer.Option(help="questions per label")] = 10,
+                      questions: Annotated[int, typer.Option(min=1, help="questions per label")] = 10,
                       out_dir: REPORTS = Path("reports")) -> None:
     """Query_kg's yes/no: LLM alone vs model-free signals vs combined, on labelled questions."""
     _bench("kg-sufficiency", out_dir, "run_sufficiency", data, n=questions)
@@ -193,7 +193,7 @@ def bench_acadchall(
         workspace: Annotated[Path | None, typer.Option(help="workspace to (re)use; default "
                                                           "reports/.cache/acadchall-ws")] = None,
         out_dir: REPORTS = Path("reports"),
-        limit: Annotated[int | None, typer.Option(help="first N questions only")] = None) -> None:
+        limit: Annotated[int | None, typer.Option(min=1, help="first N questions only")] = None) -> None:
     """AcadChall MCQ/MAQ (and open questions) over the imported PolyU ontology: P/R/F1 per template and
     per wording, share answered, LLM cost."""
     from benchmarks import acadchall

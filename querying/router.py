@@ -7,9 +7,11 @@ answered, and "none" when it did not (its trace and any evidence it found are st
 
 from __future__ import annotations
 
-from pyramid.errors import Hint, InputError
+import time
+
+from pyramid.errors import Hint, InputError, PolyragError
 from pyramid.session import Session
-from pyramid.types import Answer, LayerName, check_question
+from pyramid.types import Answer, LayerName, TraceStep, check_question
 from querying.answerers import AskOptions, answerers
 
 
@@ -38,10 +40,19 @@ def ask(session: Session, question: str, *, layer: LayerName | None = None, pipe
 
         chain = answerers(session, layers or session.settings.query.layers, how)
         return run_waterfall(question, chain, present=built_layers(session), meter=session.meter, options=opts)
-    if layer is not None and pipeline is None:
-        return answerers(session, [layer], how)[0].answer(question, options=opts)
     from querying.naive import PIPELINE_LAMBDA, answer_naive
-    pipeline = pipeline or "hybrid"
-    if pipeline not in PIPELINE_LAMBDA:
+    if pipeline is not None and pipeline not in PIPELINE_LAMBDA:
         raise InputError(f"unknown pipeline '{pipeline}'", hint=Hint(param="pipeline", values=", ".join(PIPELINE_LAMBDA)))
-    return answer_naive(question, session.text, session.llm, pipeline, k)  # type: ignore[arg-type]
+    who: LayerName = layer or "text"
+    start = time.perf_counter()
+    with session.meter.scope() as used:
+        try:
+            if pipeline is None:
+                return answerers(session, [who], how)[0].answer(question, options=opts)
+            return answer_naive(question, session.text, session.llm, pipeline, k)  # type: ignore[arg-type]
+        except PolyragError as err:  # as in the waterfall: the layer's failure is the answer's trace, not a crash
+            ms = round((time.perf_counter() - start) * 1000, 1)
+            return Answer(question=question, text=f"No layer could answer this question ({who} failed: {err}).",
+                          layer="none", pipeline=pipeline or who, usage=used.model_copy(), ms=ms,
+                          trace=[TraceStep(step=f"{who}.error", layer=who, ms=ms,
+                                           outcome=f"error: {type(err).__name__}: {err}")])

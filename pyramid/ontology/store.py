@@ -25,6 +25,12 @@ of a graph is bulk-written into a fresh physical graph no reader looks at, then 
 replaced atomically (the switch), then the old physical graph is dropped. Readers query only the
 registered graphs, so they see the old version or the new one, never a mix; a crash before the switch
 leaves an unregistered graph that the next write removes.
+
+Damage. Every open goes through `_open`, after `_on_disk` has looked at the directory: a store whose
+files are damaged (CURRENT deleted, a corrupt MANIFEST or table file, a file where the directory
+should be, the directory gone while graphs.json still names graphs) is one WorkspaceError naming the
+directory and what to do. The check comes before the read-write open on purpose: RocksDB opened
+read-write over a directory without CURRENT starts a new database there and damages it further.
 """
 
 from __future__ import annotations
@@ -42,7 +48,7 @@ from urllib.parse import quote
 import pyoxigraph as ox
 
 from pyramid.errors import WorkspaceError
-from pyramid.ontology.query_worker import QueryResult, QueryWorker, execute
+from pyramid.ontology.query_worker import QueryResult, QueryWorker, _StoreChanged, execute
 
 SCHEMA = "schema"
 INFERRED = "inferred"
@@ -118,14 +124,47 @@ class OntologyStore:
                                                  "graphs": {n: asdict(g) for n, g in sorted(graphs.items())}})
 
     # ------------------------------------------------------------------ reading
+    def _damaged(self, why: str) -> WorkspaceError:
+        return WorkspaceError(
+            f"the ontology store {self.path} is damaged ({' '.join(why.split())[:300]}); move it and "
+            f"{self.root / REGISTRY} aside, then build the ontology layer again (load the schema, import the "
+            "instance files and extract the documents' instances again)")
+
+    def _on_disk(self, *, for_write: bool = False) -> bool:
+        """True when a store is on disk, False when nothing was written yet; raises when what is there
+        cannot be a healthy store (checked without opening it: a read-write open would write)."""
+        registered = len(self._registry()["graphs"])
+        if not self.path.exists():
+            if registered:  # the registry names graphs that would silently read as empty
+                raise self._damaged(f"the directory is missing though {REGISTRY} names {registered} graphs")
+            return False
+        if not self.path.is_dir():
+            raise self._damaged("it is not a directory")
+        if not (self.path / "CURRENT").is_file():
+            # Nothing registered: nothing committed, so a reader sees an empty store (this is also
+            # what a reader meets while the first writer creates the store). A writer never lets
+            # RocksDB create a database over files it does not know.
+            if registered or (for_write and any(self.path.iterdir())):
+                raise self._damaged("its CURRENT file is missing")
+            return False
+        return True
+
+    def _open(self, *, read_only: bool) -> ox.Store:
+        try:
+            return ox.Store.read_only(str(self.path)) if read_only else ox.Store(str(self.path))
+        except (RuntimeError, FileNotFoundError, NotADirectoryError) as err:  # RocksDB's Corruption, files gone
+            raise self._damaged(str(err)) from None
+        except OSError as err:  # not damage: a lock held elsewhere, permissions
+            raise WorkspaceError(f"cannot open the ontology store {self.path}: {err}") from None
+
     @contextlib.contextmanager
     def _reader(self) -> Iterator[ox.Store]:
         if self._writer_store is not None:
             yield self._writer_store
-        elif not self.path.exists():
+        elif not self._on_disk():
             yield ox.Store()  # nothing written yet: an empty store answers every read
         else:
-            yield ox.Store.read_only(str(self.path))
+            yield self._open(read_only=True)
 
     def run_query(self, query: str, *, timeout_s: float, row_cap: int | None, prefixes: dict[str, str] | None = None,
               graphs: list[str] | None = None) -> QueryResult:
@@ -134,13 +173,19 @@ class OntologyStore:
 
         check_query(query, prefixes)
         # Never in this process, even on an empty store: the worker is the confined, killable place.
-        where = self.path if self.path.exists() else None
+        where = self.path if self._on_disk() else None
         if self._worker is None or self._worker.store_path != where:
             self.close()
             self._worker = QueryWorker(where, memory_mb=self.memory_mb)
         registry = self._registry()
-        return self._worker.run(query, timeout_s=timeout_s, row_cap=row_cap, prefixes=prefixes,
-                                graphs=self._iris(graphs) if where else [], generation=registry["generation"])
+        try:
+            return self._worker.run(query, timeout_s=timeout_s, row_cap=row_cap, prefixes=prefixes,
+                                    graphs=self._iris(graphs) if where else [], generation=registry["generation"])
+        except _StoreChanged:
+            # The store failed in the worker twice: if it does not even open here, say it is damaged.
+            if where is not None:
+                self._open(read_only=True)
+            raise
 
     def select(self, query: str, *, timeout_s: float, row_cap: int | None, prefixes: dict[str, str] | None = None,
                graphs: list[str] | None = None) -> list[dict[str, Any]]:
@@ -173,11 +218,9 @@ class OntologyStore:
         if self._writer_store is not None:
             yield self._writer_store
             return
+        self._on_disk(for_write=True)  # before the open: read-write over a damaged directory damages it more
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            self._writer_store = ox.Store(str(self.path))
-        except OSError as err:
-            raise WorkspaceError(f"cannot open the ontology store {self.path}: {err}") from None
+        self._writer_store = self._open(read_only=False)
         try:
             yield self._writer_store
             self._writer_store.flush()  # read-only openers (the query worker) see flushed files
