@@ -25,7 +25,7 @@ import numpy as np
 from benchmarks.fiqa import load_questions
 from benchmarks.metrics import abstention_rates, bleu
 from benchmarks.report import ignore_cache_dir, md_table, write_report
-from benchmarks.text_answers import NEEDS_KG, WithoutDocs, ask_mode, cited_docs
+from benchmarks.text_answers import NEEDS_KG, WithoutDocs, ask_mode, cited_docs, unsupported_words
 from pyramid.config import SETTINGS_FILE, load_settings
 from pyramid.corpus import load_documents
 from pyramid.progress import NullProgress, Progress
@@ -67,6 +67,7 @@ def score_answers(session: Session, questions: list[dict], answers: list[Any], s
             "bleu4": statistics.fmean(bleu(t, g, 4) for t, g in zip(texts, golds)),
             "bert_similarity": statistics.fmean(sims), "hit_rate": statistics.fmean(hit),
             "abstained": statistics.fmean(a.abstained for a in answers),
+            "grounded": statistics.fmean(not unsupported_words(a, session.text.tokenize) for a in answers),
             "llm_calls": statistics.fmean(u.calls + u.cache_hits for u in usages),
             "tokens": statistics.fmean(u.cost_tokens for u in usages),
             "seconds": statistics.median(seconds), "words": statistics.fmean(len(t.split()) for t in texts)}
@@ -133,9 +134,9 @@ def _quartiles(values: list[float]) -> dict[str, float]:
 
 
 def markdown(d: dict[str, Any]) -> str:
-    head = ["answer", "BLEU-2", "BLEU-4", "BERT sim", "HitRate", "abstained", "LLM calls/q", "tokens/q",
+    head = ["answer", "BLEU-2", "BLEU-4", "BERT sim", "HitRate", "abstained", "grounded", "LLM calls/q", "tokens/q",
             "s/q (median)", "words"]
-    rows = [[m, r["bleu2"], r["bleu4"], r["bert_similarity"], r["hit_rate"], r["abstained"], r["llm_calls"],
+    rows = [[m, r["bleu2"], r["bleu4"], r["bert_similarity"], r["hit_rate"], r["abstained"], r["grounded"], r["llm_calls"],
              r["tokens"], r["seconds"], r["words"]] for m, r in d["modes"].items()]
     ab = d["abstention"]
     conf = ab["configured"]

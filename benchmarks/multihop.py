@@ -25,7 +25,7 @@ import numpy as np
 
 from benchmarks.costs import every_layer_tokens
 from benchmarks.report import ignore_cache_dir, md_table, write_report
-from benchmarks.text_answers import MODES, ask_mode
+from benchmarks.text_answers import MODES, ask_mode, unsupported_words
 from pyramid.config import SETTINGS_FILE, load_settings
 from pyramid.errors import InputError
 from pyramid.progress import NullProgress, Progress
@@ -118,6 +118,7 @@ def run(data_dir: Path, out_dir: Path, *, workspace: Path | None = None, limit: 
             with session.meter.scope() as usage:
                 ans = ask(session, q["question"])
             rows.append({"text": ans.text, "layer": ans.layer, "abstained": ans.abstained,
+                         "grounded": not unsupported_words(ans, session.text.tokenize),
                          "seconds": time.perf_counter() - t0,
                          "calls": usage.calls + usage.cache_hits, "tokens": usage.cost_tokens})
             pq[name] = {"answer": ans.text[:300], "layer": ans.layer}
@@ -132,7 +133,8 @@ def run(data_dir: Path, out_dir: Path, *, workspace: Path | None = None, limit: 
                          "llm_calls": statistics.fmean(r["calls"] for r in rows) if rows else 0.0,
                          "tokens": statistics.fmean(r["tokens"] for r in rows) if rows else 0.0,
                          "layers": dict(Counter(r["layer"] for r in rows)),
-                         "abstained": statistics.fmean(r["abstained"] for r in rows) if rows else 0.0}
+                         "abstained": statistics.fmean(r["abstained"] for r in rows) if rows else 0.0,
+                         "grounded": statistics.fmean(r["grounded"] for r in rows) if rows else 0.0}
 
     every = []
     if "waterfall" in pipelines:
@@ -149,13 +151,13 @@ def run(data_dir: Path, out_dir: Path, *, workspace: Path | None = None, limit: 
 
 def markdown(d: dict[str, Any]) -> str:
     head = ["pipeline", "mean cos", "Q1", "median", "Q3", "s/question (median)", "LLM calls/q", "tokens/q",
-            "abstained", "answered at"]
+            "abstained", "grounded", "answered at"]
     rows = []
     for name, r in d["pipelines"].items():
         sim = r["similarity"]
         layers = ", ".join(f"{k} {v}" for k, v in sorted(r["layers"].items()))
         rows.append([name, sim["mean"], sim["q1"], sim["median"], sim["q3"], r["seconds"]["median"],
-                     r["llm_calls"], r["tokens"], r.get("abstained", 0.0), layers])
+                     r["llm_calls"], r["tokens"], r.get("abstained", 0.0), r.get("grounded", 0.0), layers])
     b = d["build"]
     lines = [f"# Multi-hop QA — {d['questions']} dev questions, LLM {d['llm']}", "",
              md_table(head, rows), ""]

@@ -64,6 +64,20 @@ def ask_mode(session: Session, mode: str, text: TextLayer | WithoutDocs | None =
     return lambda q: answerer.answer(q, mode=kind)  # type: ignore[arg-type]
 
 
+def unsupported_words(ans: Answer, tokenize) -> list[str]:
+    """Content words of the answer that neither the question nor any evidence it was given holds (chunks,
+    triples): what the model added. An abstention or an extractive answer has none by construction."""
+    from querying.compose import added_words
+
+    if ans.abstained:
+        return []
+    sources = [ans.question]
+    for e in ans.evidence:
+        sources.append(e.text if e.kind == "chunk" else f"{e.subject} {e.relation} {e.object}" if e.kind == "triple"
+                       else " ".join(str(v) for row in e.rows for v in row.values()))
+    return added_words(ans.text, sources, tokenize)
+
+
 def cited_docs(ans: Answer) -> list[str]:
     """The documents an answer cites: its citations', or, for a generated answer, the chunks it was given."""
     if ans.citations:
