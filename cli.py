@@ -67,7 +67,8 @@ def main() -> None:
         err.print("[red]error:[/] " + escape(text), highlight=False, soft_wrap=True)
         sys.exit(e.exit_code)
     except KeyboardInterrupt:
-        err.print("interrupted; finished steps are kept and the next run resumes from them")
+        err.print("interrupted; an unfinished build is rolled back, the extraction work it did is kept and the "
+                  "next run resumes from it")
         sys.exit(130)
 
 

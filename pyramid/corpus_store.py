@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from pyramid.corpus import Document
 from pyramid.errors import WorkspaceError
-from pyramid.workspace import Workspace
+from pyramid.workspace import Part, Workspace
 
 LAYER = "corpus"
 
@@ -43,6 +43,10 @@ class CorpusStore:
                     raise WorkspaceError(f"corpus in {gen} is unreadable ({err})") from None
             self._docs = docs
         return self._docs
+
+    def parts(self) -> list[Part]:
+        """What an update changes (pyramid.workspace.BuildJournal)."""
+        return [Part(LAYER, "gens")]
 
     def documents(self) -> list[Document]:
         return list(self._load().values())

@@ -7,6 +7,8 @@
     layer.remove_documents(ids, progress) -> int
     layer.check(request)            refuse a bad request before anything is written (one message)
     layer.update(request) -> list[StepReport]   bring the layer up to date with the corpus
+    layer.parts() -> list[Part]     the state an update may change, kept by the build journal until
+                                    every layer has committed (pyramid.workspace.BuildJournal)
 
 `BuildRequest` carries what a build gives every layer: the documents this build added or changed
 (already in the corpus store), the model, the progress display and the per-layer options. Each
@@ -30,6 +32,7 @@ from pyramid.usage import Usage, UsageMeter
 if TYPE_CHECKING:
     from pyramid.corpus import Document
     from pyramid.llm import LLM
+    from pyramid.workspace import Part
 
 
 @dataclass
@@ -66,6 +69,7 @@ class Layer(Protocol):
     def remove_documents(self, doc_ids: list[str], progress: Progress | None = None) -> int: ...
     def check(self, request: BuildRequest) -> None: ...
     def update(self, request: BuildRequest) -> list[StepReport]: ...
+    def parts(self) -> list[Part]: ...
 
 
 @contextlib.contextmanager

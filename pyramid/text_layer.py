@@ -33,7 +33,7 @@ from pyramid.errors import Hint, WorkspaceError
 from pyramid.layers import BuildRequest, StepReport, timed_step
 from pyramid.progress import NullProgress, Progress
 from pyramid.types import LayerName
-from pyramid.workspace import Workspace
+from pyramid.workspace import Part, Workspace, crash_point
 
 LAYER: LayerName = "text"
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -111,6 +111,9 @@ class TextLayer:
 
     def load(self) -> TextLayer:
         gen = self.ws.generations(LAYER).current()
+        if gen is None and self._loaded_gen is not None:  # gone (a rolled-back first build): empty again
+            self.chunks, self.docs, self._bm25, self._loaded_gen = [], {}, None, None
+            self.matrix = np.zeros((0, 0), dtype=np.float32)
         if gen is None or gen == self._loaded_gen:
             return self
         try:
@@ -151,6 +154,9 @@ class TextLayer:
     def check(self, request: BuildRequest) -> None:
         return None  # documents were validated when loaded
 
+    def parts(self) -> list[Part]:
+        return [Part(LAYER, "gens")]  # one generation directory holds the whole layer
+
     def update(self, request: BuildRequest) -> list[StepReport]:
         reports: list[StepReport] = []
         with timed_step(self.name, request.meter, reports) as rec:
@@ -190,6 +196,11 @@ class TextLayer:
             if not fresh and not drop:
                 report.chunks_total = len(self.chunks)
                 report.seconds = time.perf_counter() - start
+                counts = {"documents": len(self.docs), "chunks": len(self.chunks)}
+                if self.exists and self.ws.manifest()["layers"].get(LAYER) != counts:
+                    # stopped between the generation's commit and the manifest's write: settle it
+                    self.ws.record_step("index", seconds=0.0, layer=LAYER, counts=counts,
+                                        versions={"embedding_model": self.embedder.model_id})
                 return report
 
             new_chunks = self.chunker.chunk_many(fresh) if fresh else []
@@ -218,6 +229,7 @@ class TextLayer:
                         fh.write(json.dumps(asdict(c), ensure_ascii=False) + "\n")
                 (gen / "docs.json").write_text(json.dumps(docs_meta, ensure_ascii=False), encoding="utf-8")
                 np.save(gen / "dense.npy", matrix)
+            crash_point("text.committed")
             self.load()
             report.chunks_total = len(self.chunks)
             report.seconds = time.perf_counter() - start

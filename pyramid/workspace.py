@@ -7,12 +7,14 @@ Layout::
     WS/.lock               write lock (flock) + who holds it
     WS/cache/              llm.sqlite, embeddings.sqlite
     WS/text/ kg/ ontology/ one directory per layer
+    WS/.build/             while a build runs: its journal and the layers' state before it (BuildJournal)
 
 Writers take the lock (`with ws.writing("index"):`); a second writer gets `WorkspaceLocked` naming
 the holder. The lock is an OS-level flock, so a crashed writer never leaves a stale lock behind.
 Every file is written to a temporary name in the same directory and renamed into place; layers
 made of several files commit them together as a *generation* directory switched by one atomic
-rename of a pointer file, so readers and crashes only ever see a whole generation.
+rename of a pointer file, so readers and crashes only ever see a whole generation. A command that
+writes several layers (build, remove) commits them all or none through the build journal.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
+import logging
 import os
 import shutil
 import socket
@@ -27,20 +30,51 @@ import stat
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+import uuid
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pyramid import __version__
 from pyramid.config import SETTINGS_FILE, Settings, load_settings, render_default_toml
 from pyramid.errors import Hint, WorkspaceError, WorkspaceLocked
 from pyramid.usage import Usage
 
+log = logging.getLogger(__name__)
 MANIFEST = "manifest.json"
 LOCK = ".lock"
 CURRENT = "CURRENT"
+KILL_AT_ENV = "POLYRAG_TEST_KILL_AT"
+TRACE_ENV = "POLYRAG_TEST_TRACE_POINTS"
+_passes: dict[str, int] = {}
+
+
+def crash_point(name: str) -> None:
+    """Test hook between two writes: with POLYRAG_TEST_KILL_AT=name[@n][:INT|:ERR] the process sends
+    itself SIGKILL (or SIGINT, or raises OSError) the n-th time (default 1st) it passes `name`, so the
+    crash-resume suite stops a build at named places instead of guessing times;
+    POLYRAG_TEST_TRACE_POINTS=FILE appends each point passed to FILE (how the suite lists them).
+    Costs two dict lookups when unset."""
+    trace = os.environ.get(TRACE_ENV)
+    if trace:
+        with open(trace, "a", encoding="utf-8") as fh:
+            fh.write(name + "\n")
+    spec = os.environ.get(KILL_AT_ENV)
+    if not spec:
+        return
+    target, _, sig = spec.partition(":")
+    point, _, nth = target.partition("@")
+    if point != name:
+        return
+    _passes[name] = _passes.get(name, 0) + 1
+    if _passes[name] == int(nth or 1):
+        import signal
+
+        if sig.upper() == "ERR":
+            raise OSError(f"injected fault at {name}")
+        os.kill(os.getpid(), signal.SIGINT if sig.upper() == "INT" else signal.SIGKILL)
 
 
 # ---------------------------------------------------------------- atomic files
@@ -95,26 +129,205 @@ class Generations:
     def _number(self, name: str) -> int:
         return int(name.split("-", 1)[1])
 
+    def pointer(self) -> str | None:
+        """The current generation's name as the pointer says (without checking it exists)."""
+        pointer = self.root / CURRENT
+        if not pointer.exists():
+            return None
+        return pointer.read_text().strip() or None
+
     @contextlib.contextmanager
     def commit(self) -> Iterator[Path]:
         self.root.mkdir(parents=True, exist_ok=True)
+        for stale in self.root.glob(".gen-tmp-*"):  # a stopped writer's unfinished one (callers hold the lock)
+            shutil.rmtree(stale, ignore_errors=True)
+        before = self.pointer()
         existing = sorted((p for p in self.root.glob("gen-*") if p.is_dir()), key=lambda p: self._number(p.name))
         nxt = (self._number(existing[-1].name) + 1) if existing else 1
         tmp = Path(tempfile.mkdtemp(prefix=".gen-tmp-", dir=self.root))
         try:
             yield tmp
+            fsync_tree(tmp)  # the files are on disk before the rename makes them a generation
             final = self.root / f"gen-{nxt:06d}"
             os.replace(tmp, final)
+            crash_point("gen.renamed")
             atomic_write_text(self.root / CURRENT, final.name + "\n")
+            crash_point("gen.switched")
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
-        keep = {final.name}
-        if existing:
-            keep.add(existing[-1].name)  # a reader may still be opening the previous one
+        # the one that was current stays, since a reader may still be opening it (after a rolled-back
+        # build it is not the highest-numbered one)
+        keep = {final.name, before}
         for old in self.root.glob("gen-*"):
             if old.name not in keep:
                 shutil.rmtree(old, ignore_errors=True)
+
+
+def fsync_tree(root: Path) -> None:
+    """fsync every file under `root`, then the directories (files written with plain open/np.save)."""
+    for dirpath, _, files in os.walk(root):
+        for name in files:
+            fd = os.open(os.path.join(dirpath, name), os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        fsync_dir(Path(dirpath))
+
+
+def fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+# ---------------------------------------------------------------- build journal: every layer or none
+
+JOURNAL_DIR = ".build"         # the running build's journal.json and its copies of the state before it (snap/)
+_JOURNAL_TMP = ".build-tmp-"   # a journal still being written: no layer was touched yet
+_JOURNAL_OLD = ".build-old-"   # a committed or rolled-back journal being deleted
+
+
+@dataclass
+class Part:
+    """A piece of layer state a build may change, kept as it was until the build commits.
+
+    gens: a `Generations` directory (the current generation is hard-linked: a generation never
+    changes once committed); file: copied (state files, the Kùzu database); tree: a directory that
+    `snapshot(dst)` copies (the Oxigraph store makes its own checkpoint)."""
+
+    path: str                                          # relative to the workspace root
+    kind: Literal["gens", "file", "tree"]
+    snapshot: Callable[[Path], None] | None = None     # tree: writes the copy at dst (default: a plain copy)
+    busy: Callable[[], bool] | None = None             # still open in this process: not to be swapped now
+
+
+def _link_or_copy(src: str, dst: str) -> None:
+    try:
+        os.link(src, dst)
+    except OSError:  # another file system
+        shutil.copy2(src, dst)
+
+
+class BuildJournal:
+    """Makes a command that writes several layers (build, remove) all-or-none.
+
+    `begin(parts)` copies every part as it is (hard links where files never change) into
+    WS/.build/snap/ and then renames the finished journal into place; `commit()` renames it away (the
+    commit point); `rollback()` puts every part back. A build stopped by SIGKILL leaves WS/.build
+    behind: the next writer (any command taking the lock) rolls it back before it writes, so every
+    layer is again as it was before that build. The expensive work survives a rollback: extraction
+    journals, the embedding and model caches are outside the parts, so the rerun only rewrites.
+    Each rollback step is idempotent (a copy is consumed by the rename that puts it back), so a stop
+    during a rollback is finished by the next writer."""
+
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+        self.dir = ws.root / JOURNAL_DIR
+        self._parts: list[Part] = []
+
+    @property
+    def pending(self) -> bool:
+        return (self.dir / "journal.json").is_file()
+
+    def begin(self, step: str, parts: list[Part]) -> None:
+        self.ws._require_lock()
+        self.recover()
+        tmp = Path(tempfile.mkdtemp(prefix=_JOURNAL_TMP, dir=self.ws.root))
+        try:
+            entries = [self._keep(part, tmp / "snap") for part in parts]
+            atomic_write_json(tmp / "journal.json", {
+                "step": step, "pid": os.getpid(), "command": " ".join(sys.argv)[:200],
+                "started": datetime.now(UTC).isoformat(timespec="seconds"), "parts": entries})
+            fsync_tree(tmp)
+            os.replace(tmp, self.dir)
+            fsync_dir(self.ws.root)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        self._parts = parts
+        crash_point("journal.begun")
+
+    def _keep(self, part: Part, snap: Path) -> dict[str, Any]:
+        live, dst = self.ws.root / part.path, snap / part.path
+        entry: dict[str, Any] = {"path": part.path, "kind": part.kind, "existed": False}
+        if part.kind == "gens":
+            name = Generations(live).pointer()
+            entry.update(existed=name is not None, gen=name)
+            if name is not None:
+                shutil.copytree(live / name, dst / name, copy_function=_link_or_copy)
+        elif part.kind == "file":
+            if live.is_file():
+                entry["existed"] = True
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(live, dst)
+        elif live.exists():
+            entry["existed"] = True
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            if part.snapshot is not None:
+                part.snapshot(dst)
+            else:
+                shutil.copytree(live, dst)
+        return entry
+
+    def commit(self) -> None:
+        crash_point("journal.committing")
+        self._retire()
+
+    def rollback(self) -> dict[str, Any] | None:
+        """Every part as it was when the build began; returns the journal (what was rolled back), or
+        None without touching anything when a part is still open in this process (a store whose
+        files would be swapped under it): the journal stays and the next writer rolls it back."""
+        if any(p.busy is not None and p.busy() for p in self._parts):
+            return None
+        journal = json.loads((self.dir / "journal.json").read_text(encoding="utf-8"))
+        snap, trash = self.dir / "snap", self.dir / "trash"
+        for i, e in enumerate(journal["parts"]):
+            live, dst = self.ws.root / e["path"], snap / e["path"]
+            if e["kind"] == "gens":
+                if e["existed"]:
+                    gen = e["gen"]
+                    if (dst / gen).is_dir() and not (live / gen).is_dir():
+                        live.mkdir(parents=True, exist_ok=True)
+                        os.replace(dst / gen, live / gen)
+                    atomic_write_text(live / CURRENT, gen + "\n")
+                else:
+                    (live / CURRENT).unlink(missing_ok=True)  # the layer did not exist: it reads as absent
+            elif e["kind"] == "file":
+                if not e["existed"]:
+                    live.unlink(missing_ok=True)
+                elif dst.exists():  # gone: put back by an earlier, stopped rollback
+                    os.replace(dst, live)
+            elif not e["existed"]:
+                shutil.rmtree(live, ignore_errors=True)
+            elif dst.exists():
+                if live.exists():
+                    trash.mkdir(exist_ok=True)
+                    os.replace(live, trash / f"{i}-{uuid.uuid4().hex[:8]}")
+                os.replace(dst, live)
+            crash_point("journal.rollback")
+        self._retire()
+        return journal
+
+    def recover(self) -> dict[str, Any] | None:
+        """Roll back a build that was stopped before it committed (its journal is still here) and
+        delete leftovers of journals; returns the rolled-back journal, if any."""
+        journal = self.rollback() if self.pending else None
+        if self.dir.exists():  # not a journal (renamed in only when complete): a leftover
+            shutil.rmtree(self.dir, ignore_errors=True)
+        for leftover in [*self.ws.root.glob(_JOURNAL_TMP + "*"), *self.ws.root.glob(_JOURNAL_OLD + "*")]:
+            shutil.rmtree(leftover, ignore_errors=True)
+        return journal
+
+    def _retire(self) -> None:
+        old = self.ws.root / f"{_JOURNAL_OLD}{uuid.uuid4().hex[:8]}"
+        os.replace(self.dir, old)
+        fsync_dir(self.ws.root)
+        crash_point("journal.retired")
+        shutil.rmtree(old, ignore_errors=True)
 
 
 # ---------------------------------------------------------------- lock
@@ -199,6 +412,8 @@ class Workspace:
         self._settings = settings
         self._lock = WorkspaceLock(self.root / LOCK)
         self._lock_depth = 0
+        self.recovered: dict[str, Any] | None = None  # the stopped build rolled back when the lock was taken
+        self.journal_open = False  # a build journal is open in this process (pyramid.build.all_or_none)
 
     # -- creation / opening
     @classmethod
@@ -255,11 +470,33 @@ class Workspace:
             self._lock.acquire(step)
         self._lock_depth += 1
         try:
+            if self._lock_depth == 1:
+                self.recovered = None
+                self._recover()
             yield self
         finally:
             self._lock_depth -= 1
             if self._lock_depth == 0:
                 self._lock.release()
+
+    def _recover(self) -> None:
+        """Before any write: a build stopped before it committed (killed, power cut) is rolled back,
+        so no command ever works on top of a half-applied build."""
+        if not any(name.startswith(JOURNAL_DIR) for name in os.listdir(self.root)):
+            return
+        journal = self.recovered = BuildJournal(self).recover()
+        if journal is not None:
+            reason = f"stopped before it finished (pid {journal['pid']})"
+            self.note_build("rolled back", step=journal["step"], started=journal["started"], reason=reason)
+            log.warning("warning: the %s started %s %s; every layer was put back as it was before it",
+                        journal["step"], journal["started"], reason)
+
+    def note_build(self, state: str, **fields: Any) -> None:
+        """The manifest's "build" entry: running / done / rolled back, the layers it updated and
+        those still behind (what a reader of a stopped build's workspace should know)."""
+        data = self.manifest()
+        data["build"] = {"state": state, **fields, "at": datetime.now(UTC).isoformat(timespec="seconds")}
+        self.save_manifest(data)
 
     def _require_lock(self) -> None:
         if self._lock_depth == 0:
@@ -287,6 +524,7 @@ class Workspace:
         data["versions"]["polyrag"] = __version__
         data["updated"] = datetime.now(UTC).isoformat(timespec="seconds")
         atomic_write_json(self.root / MANIFEST, data)
+        crash_point("manifest.saved")
 
     def record_step(self, step: str, *, seconds: float, usage: Usage | None = None,
                     counts: dict[str, Any] | None = None, layer: str | None = None,

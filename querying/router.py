@@ -51,6 +51,8 @@ def ask(session: Session, question: str, *, layer: LayerName | None = None, pipe
                 return answerers(session, [who], how)[0].answer(question, options=opts)
             return answer_naive(question, session.text, session.llm, pipeline, k)  # type: ignore[arg-type]
         except PolyragError as err:  # as in the waterfall: the layer's failure is the answer's trace, not a crash
+            if err.hint is not None:  # the user can act on it (build this, sync that): the error itself says how
+                raise
             ms = round((time.perf_counter() - start) * 1000, 1)
             return Answer(question=question, text=f"No layer could answer this question ({who} failed: {err}).",
                           layer="none", pipeline=pipeline or who, usage=used.model_copy(), ms=ms,

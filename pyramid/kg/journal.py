@@ -23,6 +23,7 @@ from pyramid.errors import WorkspaceError
 from pyramid.kg.extract import ChunkExtraction, RawTriple, extraction_to_json
 from pyramid.llm import LLMError
 from pyramid.progress import Progress
+from pyramid.workspace import crash_point
 
 
 def chunk_hash(chunk: Chunk) -> str:
@@ -65,6 +66,7 @@ class ExtractionJournal:
             fh.flush()
             os.fsync(fh.fileno())
         self.entries[entry["chunk_id"]] = entry
+        crash_point("journal.appended")
 
     def record_ok(self, chunk: Chunk, ex: ChunkExtraction) -> None:
         self._append({**extraction_to_json(ex), "hash": chunk_hash(chunk), "version": self.version,

@@ -45,7 +45,7 @@ from pyramid.llm import LLM
 from pyramid.progress import NullProgress, Progress
 from pyramid.types import LayerName
 from pyramid.usage import Usage
-from pyramid.workspace import Workspace, atomic_write_json
+from pyramid.workspace import Part, Workspace, atomic_write_json, crash_point
 
 LAYER: LayerName = "kg"
 # read: the triples of the pages' schema-aware reading (pyramid.ontology.pages), the ontology's own;
@@ -326,7 +326,9 @@ class KGLayer:
         loaded = state["docs"]
         store = self.store(write=True)
         store.delete_documents([d.id for d in ready if d.id in loaded] + removed)
+        crash_point("kg.deleted")
         report.loaded = self._load(store, items, resolve, progress) if items else Loaded()
+        crash_point("kg.loaded")
         for d in ready:
             loaded[d.id] = key[d.id]
         for d in removed:
@@ -334,7 +336,9 @@ class KGLayer:
         report.documents, report.documents_removed = len(ready), len(removed)
         report.totals, sync = self._finish(store, "kg.build", time.perf_counter() - start, usage, progress)
         report.loaded.index = asdict(sync)
+        crash_point("kg.synced")
         atomic_write_json(self.dir / STATE, state)
+        crash_point("kg.state")
 
     # ------------------------------------------------------------------ import
     def import_file(self, path: Path, *, fmt: str = "auto", on_error: OnError = "abort",
@@ -365,6 +369,17 @@ class KGLayer:
     # ------------------------------------------------------------------ the Layer protocol (pyramid.layers)
     def check(self, request: BuildRequest) -> None:
         check_mode(request.kg_mode or self.cfg.mode)
+
+    def parts(self) -> list[Part]:
+        """The state file, the index generations and the Kùzu database with its write-ahead log (closed
+        first: its file is copied whole). A Neo4j server's graph cannot be copied: a rollback puts the
+        state back, so the next build reloads those documents (delete by document, then upsert)."""
+        rel = f"{LAYER}/"
+        parts = [Part(rel + STATE, "file"), Part(rel + "index", "gens")]
+        if self.cfg.backend == "kuzu":
+            self.close()
+            parts += [Part(rel + "graph.kuzu", "file"), Part(rel + "graph.kuzu.wal", "file")]
+        return parts
 
     def update(self, request: BuildRequest) -> list[StepReport]:
         reports: list[StepReport] = []

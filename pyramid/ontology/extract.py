@@ -60,7 +60,7 @@ from pyramid.ontology.vocab import Term, Vocab, names_class, word_forms
 from pyramid.progress import NullProgress, Progress
 from pyramid.prompts import load_prompt
 from pyramid.usage import Usage
-from pyramid.workspace import Workspace, atomic_write_json
+from pyramid.workspace import Workspace, atomic_write_json, crash_point
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
@@ -642,6 +642,7 @@ def extract_instances(ws: Workspace, layer, llm: LLM, embedder: Embedder, *,
             report.documents += 1
             state[d.id] = f"{d.content_hash}:{extractor.version}"
             atomic_write_json(state_path, state)  # per document: a stopped run keeps what it wrote
+            crash_point("ontology.state")
         report.seconds = time.perf_counter() - start
         ws.record_step("ontology.extract", seconds=report.seconds, usage=usage,
                        counts=None, done=not report.failed_chunks)

@@ -46,7 +46,7 @@ from pyramid.ontology.schema import Schema
 from pyramid.ontology.store import INFERRED, SCHEMA, OntologyStore, doc_graph, import_graph
 from pyramid.progress import NullProgress, Progress
 from pyramid.types import LayerName
-from pyramid.workspace import Workspace, atomic_write_json
+from pyramid.workspace import Part, Workspace, atomic_write_json, crash_point
 
 Rows = list[dict[str, str]]
 
@@ -146,6 +146,7 @@ class OntologyLayer:
         problems = schema.validate()
         with self.ws.writing("ontology.load-schema"):
             self.store.replace_graph(SCHEMA, schema.triples, source=str(schema.source or source))
+            crash_point("ontology.schema")
             atomic_write_json(self.ws.layer_dir("ontology") / "schema-prefixes.json", schema.prefixes)
             schema.save(self.ws.layer_dir("ontology") / "schema.ttl")  # a readable copy; the store is the truth
             self._schema = None
@@ -197,6 +198,7 @@ class OntologyLayer:
         converted = list(dict.fromkeys(as_triple(t) for t in triples))
         with self.ws.writing("ontology.add-instances"):
             self.store.replace_graph(doc_graph(doc_id), converted, source=f"document {doc_id}")
+            crash_point("ontology.instances")
             self.ws.record_step("ontology.add-instances", seconds=time.perf_counter() - start,
                                 counts=self._counts(), layer="ontology")
         return len(converted)
@@ -233,6 +235,31 @@ class OntologyLayer:
     def check(self, request: BuildRequest) -> None:
         return None  # the schema was loaded (and so validated) before the build wrote anything
 
+    def parts(self) -> list[Part]:
+        """The store (copied by Oxigraph's checkpoint: hard links to its immutable tables, so cheap),
+        its registry, the schema's files and the extractor's state; not the extraction journal, which
+        a rerun after a rollback reads again."""
+        from pyramid.ontology.extract import STATE
+        from pyramid.ontology.store import REGISTRY
+
+        def checkpoint(dst: Path) -> None:
+            with self.store.writer() as store:  # a damaged store fails here, before the build writes
+                store.backup(str(dst))
+
+        def busy() -> bool:
+            """RocksDB closes only when its last reference goes: a store still open here (held by a
+            traceback) would write into the directory a rollback moves away, so the rollback waits."""
+            if not self.store.path.is_dir():
+                return False
+            try:
+                ox.Store(str(self.store.path))  # fails while this process holds the store's lock
+            except OSError:
+                return True
+            return False
+
+        files = (REGISTRY, "schema-prefixes.json", "schema.ttl", STATE)
+        return [Part("ontology/store", "tree", checkpoint, busy), *(Part(f"ontology/{f}", "file") for f in files)]
+
     def update(self, request: BuildRequest) -> list[StepReport]:
         """Schema (when a new one is given), instance extraction (f_ins) from the corpus, reasoning."""
         from pyramid.ontology.extract import extract_instances
@@ -243,6 +270,7 @@ class OntologyLayer:
             if self.ws.manifest()["versions"].get("schema_sha256") != digest:
                 with timed_step("ontology.schema", request.meter, reports) as rec:
                     loaded = self.load_schema(request.schema)
+                    crash_point("ontology.schema.loaded")
                     rec.outcome = f"{len(loaded.schema.classes)} classes, {len(loaded.schema.properties)} properties"
                     self.ws.record_step("ontology.schema", seconds=loaded.seconds, versions={"schema_sha256": digest})
         if not self.exists:
@@ -306,6 +334,7 @@ class OntologyLayer:
         with self.ws.writing("ontology.reason"):
             result = materialise(self.store.quads(self._asserted()))
             self.store.replace_graph(INFERRED, result.inferred, source=self._fingerprint())
+            crash_point("ontology.inferred")
             seconds = time.perf_counter() - start
             report = ReasonReport(result.asserted, len(result.inferred), seconds, result.seconds, result.rules)
             self.ws.record_step("ontology.reason", seconds=seconds, counts=self._counts(), layer="ontology")
