@@ -58,6 +58,25 @@ def bench_fiqa_answers(data: Annotated[Path, typer.Option(help="FiQA directory")
     out.print((out_dir / "fiqa-answers.md").read_text(encoding="utf-8"))
 
 
+@app.command("attacks")
+def bench_attacks(data: Annotated[Path, typer.Option(help="shared data directory")] = DATA,
+                  out_dir: REPORTS = Path("reports"),
+                  cli_sample: Annotated[int, typer.Option(min=0, help="generated queries also run through "
+                                                          "`polyrag sparql`, one process each")] = 200,
+                  ask_sample: Annotated[int, typer.Option(min=0, help="generated queries emitted by a scripted "
+                                                          "model through `ask --sparql raw`")] = 60,
+                  timeout: Annotated[float, typer.Option(min=0.1, help="query timeout, seconds")] = 1.0) -> None:
+    """Hostile and heavy SPARQL (>10,000 generated queries) through the safety check, and a sample through
+    the command line on the PolyU store: refusals, time per case, store unchanged, no request sent."""
+    from benchmarks import attacks
+    from pyramid.progress import RichProgress
+
+    with RichProgress(err) as progress:
+        attacks.run(data, out_dir, cli_sample=cli_sample, ask_sample=ask_sample, timeout_s=timeout,
+                    progress=progress)
+    out.print((out_dir / "attacks.md").read_text(encoding="utf-8"))
+
+
 @app.command("multihop")
 def bench_multihop(data: Annotated[Path, typer.Option(help="shared data directory")] = DATA,
                    out_dir: REPORTS = Path("reports"),

@@ -7,6 +7,9 @@
 
 The caller runs the query through the safety layer like any other. Missing PREFIX declarations
 (the most common slip of small models) are added before parsing rather than spent on a repair.
+Each draft meets the safety check (pyramid.ontology.safety) before rdflib parses it: a refusal (an
+update, SERVICE, FROM) is one more error for the repair, and a repair that is refused again raises
+the refusal (QueryRefused), so the question fails as a layer error rather than as an answer.
 """
 
 from __future__ import annotations
@@ -16,8 +19,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pyramid.errors import InputError, QueryRefused
 from pyramid.llm import LLM
 from pyramid.ontology.labels import LabelIndex
+from pyramid.ontology.safety import check_query
 from pyramid.ontology.vocab import Vocab, local_name
 from pyramid.prompts import load_prompt
 
@@ -130,11 +135,18 @@ class QueryTerms:
     others: set[str] = field(default_factory=set)
 
 
+MAX_TERM_CHARS = 10_000
+
+
 def query_terms(query: str, prefixes: dict[str, str] | None = None) -> QueryTerms:
     """Parse `query` (rdflib; `prefixes` count as declared) and sort its IRIs; raises ValueError with a
-    readable message (line and column when known) for a query that does not parse."""
+    readable message (line and column when known) for a query that does not parse, or one longer than
+    MAX_TERM_CHARS: rdflib's parse runs in the caller's process, outside any query timeout, at up to
+    ~50 µs a character (3.5 s for a 98 kB VALUES block), and a typo check is for queries people write."""
     from rdflib.plugins.sparql import prepareQuery
 
+    if len(query) > MAX_TERM_CHARS:
+        raise ValueError(f"the query is longer than {MAX_TERM_CHARS:,} characters: its terms are not checked")
     try:
         parsed = prepareQuery(query, initNs=prefixes or {})
     except Exception as err:  # noqa: BLE001 — pyparsing's ParseException and rdflib's own errors alike
@@ -206,11 +218,18 @@ def write_query(llm: LLM, question: str, vocab: Vocab, index: LabelIndex, select
     result = RawResult(None)
     prompt = load_prompt("querying", "ontology_raw").render(
         prefixes=_prefix_block(prefixes), schema=schema_text(vocab, prefixes), entities=hints, question=question)
+    refused: QueryRefused | None = None
     for attempt in range(1 + MAX_REPAIRS):
         reply = llm.complete(prompt, RAW_SCHEMA, max_tokens=300).parsed
         draft = add_missing_prefixes(reply["sparql"].strip(), prefixes, namespace)
         result.attempts, result.drafts = attempt + 1, [*result.drafts, draft]
-        problems = check_raw(draft, vocab, index, exists)
+        try:
+            check_query(draft, prefixes)
+            refused, problems = None, check_raw(draft, vocab, index, exists)
+        except QueryRefused as err:
+            refused, problems = err, [str(err)]
+        except InputError as err:  # too long, nested too deep, no query form
+            refused, problems = None, [str(err)]
         if not problems:
             result.query, result.errors = draft, []
             return result
@@ -218,6 +237,8 @@ def write_query(llm: LLM, question: str, vocab: Vocab, index: LabelIndex, select
         prompt = load_prompt("querying", "ontology_raw_repair").render(
             prefixes=_prefix_block(prefixes), schema=schema_text(vocab, prefixes), question=question,
             query=draft, errors="\n".join(f"- {p}" for p in problems))
+    if refused is not None:
+        raise refused
     return result
 
 

@@ -12,6 +12,7 @@ import pytest
 from conftest import run_cli
 
 from pyramid.config import load_settings
+from pyramid.errors import QueryRefused
 from pyramid.llm.scripted import ScriptedProvider, Seq
 from pyramid.session import Session
 from pyramid.workspace import Workspace
@@ -178,8 +179,10 @@ def test_raw_mode_never_runs_a_write(polyu_ws, embedder):
     drop = {"sparql": "DELETE WHERE { ?s ?p ?o }"}
     s = session(polyu_ws, embedder, {"Write one SPARQL SELECT": drop, "This query is wrong": Seq(drop)})
     before = s.ontology.store.count()
-    ans = answer_ontology(s, "Remove everything.", mode="raw")
-    assert ans.layer == "none" and s.ontology.store.count() == before
+    # refused before anything parses or runs it, refused again after the repair: the layer's error
+    with pytest.raises(QueryRefused, match="SPARQL update"):
+        answer_ontology(s, "Remove everything.", mode="raw")
+    assert s.ontology.store.count() == before and len(s.llm.provider.calls) == 2
 
 
 def test_context_follows_store_changes(polyu_ws, embedder):

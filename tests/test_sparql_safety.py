@@ -16,6 +16,7 @@ import pyoxigraph as ox
 import pytest
 
 from pyramid.errors import InputError, QueryRefused, QueryTimeout
+from pyramid.ontology.query_worker import QueryWorker
 from pyramid.ontology.safety import check_query
 from pyramid.ontology.store import OntologyStore
 
@@ -200,14 +201,20 @@ HIDDEN_SERVICE = [
 def test_a_service_clause_hidden_from_the_text_check_reaches_no_server(store, empty_store, http_logger, template):
     port, hits = http_logger
     query = template.format(port=port)
-    check_query(query)  # the text check is fooled: that is the point of the case
-    for st in (store, empty_store):
-        if "SILENT" in query:  # a silent SERVICE that fails is no error: it may run, but reaches nobody
-            with contextlib.suppress(QueryRefused):
-                st.run_query(query, timeout_s=10, row_cap=10)
-        else:
-            with pytest.raises(QueryRefused, match="network connection"):
-                st.run_query(query, timeout_s=10, row_cap=10)
+    with pytest.raises(QueryRefused, match="SERVICE"):  # the tokenizer reads `<` after an operand as less-than
+        check_query(query)
+    # and were the check fooled, the query process would still reach nobody: handed the query directly
+    for where in (store.path, None):
+        worker = QueryWorker(where)
+        try:
+            if "SILENT" in query:  # a silent SERVICE that fails is no error: it may run, but reaches nobody
+                with contextlib.suppress(QueryRefused):
+                    worker.run(query, timeout_s=10, row_cap=10, prefixes=None, graphs=None, generation=None)
+            else:
+                with pytest.raises(QueryRefused, match="network"):
+                    worker.run(query, timeout_s=10, row_cap=10, prefixes=None, graphs=None, generation=None)
+        finally:
+            worker.close()
     assert hits == []
 
 

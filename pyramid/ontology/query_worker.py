@@ -12,9 +12,14 @@ a writer or another reader), reopens it when the store's registry generation cha
 rows at the cap, and answers with plain values (pyramid.ontology.rdfio.to_python) as one JSON line.
 Startup costs ~0.1 s once per process; a killed worker is replaced on the next query.
 
+Bounded on both sides: the child stops reading rows once their text passes `reply_mb` (a few rows of
+huge strings would otherwise cross the pipe and sit in the parent's memory, which has no ceiling),
+and the parent reads the reply against the same deadline as the query, not with a blocking readline.
+
 Protocol (JSON lines on stdin/stdout): request {"query", "row_cap", "prefixes", "graphs", "generation"};
 reply {"ok": true, "kind", "variables", "rows", "truncated"} or {"ok": false, "error", "why"} where why is
-"syntax" (Oxigraph refused the text), "network" (the query tried to open a connection) or "store".
+"syntax" (Oxigraph refused the text), "network" (the query tried to reach a SERVICE: a connection,
+a name lookup), "too_big" (the reply passed `reply_mb`) or "store".
 Started with no store path, the worker answers from an empty in-memory store.
 """
 
@@ -47,9 +52,21 @@ class QueryResult:
     ms: float = 0.0
 
 
+class ResultTooLarge(Exception):
+    """The rows read so far passed the byte budget (`execute(max_bytes=…)`)."""
+
+    def __init__(self, rows: int, size: int) -> None:
+        super().__init__(f"the result passed {size / 1e6:.0f} MB of text after {rows:,} rows")
+
+
+def _size(row: dict[str, Any]) -> int:
+    return sum(len(str(v)) + 8 for v in row.values())
+
+
 def execute(store, query: str, *, row_cap: int | None, prefixes: dict[str, str] | None = None,
-            graphs: list[str] | None = None) -> QueryResult:
-    """Run a (checked) read query on an open pyoxigraph store; `graphs` = the default graph's members."""
+            graphs: list[str] | None = None, max_bytes: int | None = None) -> QueryResult:
+    """Run a (checked) read query on an open pyoxigraph store; `graphs` = the default graph's members;
+    `max_bytes`: ResultTooLarge once the rows' text passes it."""
     import pyoxigraph as ox
 
     from pyramid.ontology.rdfio import to_python
@@ -66,21 +83,23 @@ def execute(store, query: str, *, row_cap: int | None, prefixes: dict[str, str] 
         return QueryResult("ASK", ["ask"], [{"ask": bool(result)}], ms=_ms(start))
     rows: list[dict[str, Any]] = []
     truncated = False
+    size = 0
     if isinstance(result, ox.QuerySolutions):
         kind, names = "SELECT", [v.value for v in result.variables]
-        for sol in result:
-            if row_cap is not None and len(rows) >= row_cap:
-                truncated = True
-                break
-            rows.append({n: to_python(sol[n]) for n in names})
+        found = ({n: to_python(sol[n]) for n in names} for sol in result)
     else:
         kind, names = "CONSTRUCT", ["subject", "predicate", "object"]
-        for t in result:
-            if row_cap is not None and len(rows) >= row_cap:
-                truncated = True
-                break
-            rows.append({"subject": to_python(t.subject), "predicate": to_python(t.predicate),
-                         "object": to_python(t.object)})
+        found = ({"subject": to_python(t.subject), "predicate": to_python(t.predicate),
+                  "object": to_python(t.object)} for t in result)
+    for row in found:
+        if row_cap is not None and len(rows) >= row_cap:
+            truncated = True
+            break
+        if max_bytes is not None:
+            size += _size(row)
+            if size > max_bytes:
+                raise ResultTooLarge(len(rows), size)
+        rows.append(row)
     return QueryResult(kind, names, rows, truncated, _ms(start))
 
 
@@ -88,7 +107,13 @@ def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000, 2)
 
 
-def serve(path: str, memory_mb: int) -> None:
+def _names_service(query: str) -> bool:
+    """Whether the text could hold a SERVICE clause: Oxigraph's keywords are ASCII, matched without
+    regard to case, and never written with escapes."""
+    return "service" in query.lower()
+
+
+def serve(path: str, memory_mb: int, reply_mb: int = 64) -> None:
     """The child's loop: one request line in, one reply line out. Confined first, then reads."""
     from pyramid.sandbox import deny_network, limit_memory
 
@@ -104,18 +129,24 @@ def serve(path: str, memory_mb: int) -> None:
                 store = None  # close the old snapshot before opening the new one
                 store = ox.Store.read_only(path) if path else ox.Store()
                 generation = req.get("generation")
-            if not sandboxed and "service" in req["query"].lower():
+            if not sandboxed and _names_service(req["query"]):
                 # no system-level guard here (not Linux x86_64/aarch64): fail closed on the word itself
                 raise PermissionError("SERVICE")
             res = execute(store, req["query"], row_cap=req.get("row_cap"), prefixes=req.get("prefixes"),
-                          graphs=req.get("graphs"))
+                          graphs=req.get("graphs"), max_bytes=reply_mb * 1_000_000)
             reply = {"ok": True, **res.__dict__}
         except SyntaxError as err:
             reply = {"ok": False, "why": "syntax", "error": str(err)}
         except PermissionError as err:  # socket() refused by the sandbox: the query reached for the network
             reply = {"ok": False, "why": "network", "error": str(err)}
+        except ResultTooLarge as err:
+            reply = {"ok": False, "why": "too_big", "error": str(err)}
         except Exception as err:  # noqa: BLE001 - reported to the parent, which raises a typed error
-            reply = {"ok": False, "why": "store", "error": f"{type(err).__name__}: {err}"}
+            # A SERVICE to a host name fails in the name lookup, one to a refused port or scheme in the
+            # HTTP client (OSErrors, not the sandbox's PermissionError); one with an unbound name
+            # variable says so. The store is not to blame for either.
+            service = _names_service(req["query"]) and (isinstance(err, OSError) or "service" in str(err).lower())
+            reply = {"ok": False, "why": "network" if service else "store", "error": f"{type(err).__name__}: {err}"}
         sys.stdout.write(json.dumps(reply, default=str) + "\n")
         sys.stdout.flush()
 
@@ -126,11 +157,12 @@ class _StoreChanged(WorkspaceError):
 
 class QueryWorker:
     """Parent side: one long-lived child per store path (None: an empty store); `run` waits at most
-    `timeout_s`; the child's heap is capped at `memory_mb`."""
+    `timeout_s`, reply included; the child's heap is capped at `memory_mb`, its reply at `reply_mb`."""
 
-    def __init__(self, store_path: Path | None, *, memory_mb: int = 2048) -> None:
+    def __init__(self, store_path: Path | None, *, memory_mb: int = 2048, reply_mb: int = 64) -> None:
         self.store_path = Path(store_path) if store_path is not None else None
         self.memory_mb = memory_mb
+        self.reply_mb = reply_mb
         self._proc: subprocess.Popen | None = None
         atexit.register(self.close)
 
@@ -139,10 +171,11 @@ class QueryWorker:
             root = str(Path(__file__).resolve().parents[2])
             env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
             where = str(self.store_path) if self.store_path is not None else ""
+            # Binary pipes: the reply is read with os.read against the deadline (see _read_reply).
             self._proc = subprocess.Popen([sys.executable, "-m", "pyramid.ontology.query_worker", where,
-                                           str(self.memory_mb)],
+                                           str(self.memory_mb), str(self.reply_mb)],
                                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                          text=True, env=env, bufsize=1)
+                                          env=env)
         return self._proc
 
     def run(self, query: str, *, timeout_s: float, row_cap: int | None, prefixes: dict[str, str] | None,
@@ -156,7 +189,7 @@ class QueryWorker:
 
     def _run(self, query: str, timeout_s: float, row_cap: int | None, prefixes: dict[str, str] | None,
              graphs: list[str] | None, generation: str | None) -> QueryResult:
-        from pyramid.errors import QueryRefused, QueryTimeout
+        from pyramid.errors import InputError, QueryRefused, QueryTimeout
         from pyramid.ontology.safety import syntax_error
 
         start = time.perf_counter()
@@ -164,35 +197,65 @@ class QueryWorker:
         request = {"query": query, "row_cap": row_cap, "prefixes": prefixes, "graphs": graphs,
                    "generation": generation}
         try:
-            proc.stdin.write(json.dumps(request) + "\n")
+            proc.stdin.write((json.dumps(request) + "\n").encode())
             proc.stdin.flush()
         except BrokenPipeError:
             raise WorkspaceError(f"the query process for {self.store_path} died: {self._stderr()}") from None
-        ready, _, _ = select.select([proc.stdout], [], [], timeout_s)
-        if not ready:
+        line = self._read_reply(proc, start + timeout_s)
+        if line is None:
             self.close()
             raise QueryTimeout(f"the query ran longer than {timeout_s:g} s and was stopped "
                                "(raise ontology.timeout_s, or narrow the query)")
-        line = proc.stdout.readline()
         if not line:
             where = self.store_path or "an empty store"
-            raise WorkspaceError(f"the query process for {where} stopped ({self._stderr()}); a query "
-                                 f"that needs more than {self.memory_mb} MB (ontology.memory_mb) ends so")
+            raise WorkspaceError(f"the query process for {where} stopped ({self._stderr()}); a query that needs "
+                                 f"more than {self.memory_mb} MB (ontology.memory_mb), or one the engine cannot "
+                                 "take, ends so")
         reply = json.loads(line)
         if not reply["ok"]:
             if reply["why"] == "syntax":
                 raise syntax_error(query, reply["error"])
             if reply["why"] == "network":
-                raise QueryRefused("refused: the query tried to open a network connection (a SERVICE clause); "
-                                   "queries here read the local store only")
+                raise QueryRefused("refused: the query tried to reach the network (a SERVICE clause); queries "
+                                   "here read the local store only")
+            if reply["why"] == "too_big":
+                raise InputError(f"{reply['error']} (the limit is {self.reply_mb} MB) and was stopped; narrow "
+                                 "the query or ask for fewer rows", path="query")
             raise _StoreChanged(f"query failed on {self.store_path}: {reply['error']}")
         reply.pop("ok")
         reply["ms"] = _ms(start)
         return QueryResult(**reply)
 
+    @staticmethod
+    def _read_reply(proc: subprocess.Popen, deadline: float) -> bytes | None:
+        """The child's reply line; None at the deadline (a huge reply still arriving counts as time),
+        b"" when the child ended without one."""
+        fd = proc.stdout.fileno()
+        chunks: list[bytes] = []
+        while True:
+            left = deadline - time.perf_counter()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                return None
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                return b""
+            chunks.append(chunk)
+            if chunk.endswith(b"\n"):  # one reply per request, so its newline ends it
+                return b"".join(chunks)
+
     def _stderr(self) -> str:
-        code = self._proc.poll() if self._proc else None
+        import signal
+
+        try:  # the pipe's end comes just before the exit: wait a moment for the code
+            code = self._proc.wait(timeout=2) if self._proc else None
+        except subprocess.TimeoutExpired:
+            code = None
         self.close()
+        if code is not None and code < 0:
+            try:
+                return f"killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"killed by signal {-code}"
         return f"exit code {code}" if code is not None else "no reply"
 
     def close(self) -> None:
@@ -207,4 +270,4 @@ class QueryWorker:
 
 
 if __name__ == "__main__":
-    serve(sys.argv[1], int(sys.argv[2]))
+    serve(sys.argv[1], int(sys.argv[2]), *(int(a) for a in sys.argv[3:4]))
