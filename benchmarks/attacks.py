@@ -20,6 +20,7 @@ Writes reports/attacks.{json,md}.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import http.server
 import json
@@ -31,6 +32,7 @@ import sys
 import threading
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -115,20 +117,35 @@ def check_all(cases: list, progress: Progress) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ the command line
-class _Logger(http.server.BaseHTTPRequestHandler):
+EMPTY_RESULTS = b'{"head":{"vars":["x"]},"results":{"bindings":[]}}'
+
+
+@contextlib.contextmanager
+def request_logger(reply: bytes = EMPTY_RESULTS) -> Iterator[tuple[int, list[str]]]:
+    """A loopback HTTP server that answers every request with SPARQL JSON `reply` and records its path:
+    (port, paths heard). Anything heard is a query that reached the network."""
     hits: list[str] = []
 
-    def do_GET(self):
-        self.hits.append(self.path)
-        self.send_response(200)
-        self.send_header("Content-Type", "application/sparql-results+json")
-        self.end_headers()
-        self.wfile.write(b'{"head":{"vars":["x"]},"results":{"bindings":[]}}')
+    class Logger(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            hits.append(self.path)
+            self.send_response(200)
+            self.send_header("Content-Type", "application/sparql-results+json")
+            self.end_headers()
+            self.wfile.write(reply)
 
-    do_POST = do_GET
+        do_POST = do_GET
 
-    def log_message(self, *args):
-        pass
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Logger)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield server.server_address[1], hits
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def _workspace(root: Path, data_dir: Path) -> tuple[Path, str]:
@@ -251,22 +268,15 @@ def run(data_dir: Path, out_dir: Path, *, cli_sample: int = 200, ask_sample: int
         workspace: Path | None = None, progress: Progress | None = None) -> dict[str, Any]:
     progress = progress or NullProgress()
     gen = _generator()
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Logger)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    _Logger.hits = []
-    try:
-        cases = gen.generate(f"http://127.0.0.1:{server.server_address[1]}/sparql")
+    with request_logger() as (port, hits):
+        cases = gen.generate(f"http://127.0.0.1:{port}/sparql")
         check = check_all(cases, progress)
         ws, data_name = _workspace(Path(workspace or ROOT / "reports" / ".cache" / "attacks-ws"), data_dir)
         digest = store_digest(ws)
-        rows = run_cli_sample(ws, gen.sample(cases, cli_sample), "sparql", timeout_s, _Logger.hits, ws.parent,
-                              progress)
+        rows = run_cli_sample(ws, gen.sample(cases, cli_sample), "sparql", timeout_s, hits, ws.parent, progress)
         rows += run_cli_sample(ws, gen.sample([c for c in cases if len(c.query) <= 900], ask_sample), "ask",
-                               timeout_s, _Logger.hits, ws.parent, progress)
+                               timeout_s, hits, ws.parent, progress)
         unchanged = store_digest(ws) == digest
-    finally:
-        server.shutdown()
-        server.server_close()
     data = {
         "cases": len(cases), "timeout_s": timeout_s, "margin_s": MARGIN_S, "data": data_name,
         "check": check,
@@ -274,7 +284,7 @@ def run(data_dir: Path, out_dir: Path, *, cli_sample: int = 200, ask_sample: int
         "cli_failures": [r for r in rows if not r["held"]],
         "cli_rows": rows,
         "store_unchanged": unchanged,
-        "requests_heard": len(_Logger.hits),
+        "requests_heard": len(hits),
     }
     write_report(out_dir, NAME, data, markdown(data))
     return data

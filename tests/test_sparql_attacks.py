@@ -10,12 +10,10 @@ their timeout, and the logger hears nothing."""
 from __future__ import annotations
 
 import hashlib
-import http.server
 import json
 import os
 import re
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -24,6 +22,7 @@ import pytest
 from conftest import run_cli
 
 from benchmarks.attack_queries import MAX_DEPTH, MAX_QUERY_CHARS, generate, sample
+from benchmarks.attacks import request_logger
 from pyramid.errors import InputError, QueryRefused
 from pyramid.ontology import safety
 from pyramid.ontology.safety import check_query
@@ -202,31 +201,11 @@ CLI_IDS = [c.id for c in sample(CASES, 40)]
 ASK_IDS = [c.id for c in sample([c for c in CASES if len(c.query) <= 900], 30)]  # raw mode's reply schema caps at 900
 
 
-class _Logger(http.server.BaseHTTPRequestHandler):
-    hits: list[str] = []
-
-    def do_GET(self):
-        self.hits.append(self.path)
-        self.send_response(200)
-        self.send_header("Content-Type", "application/sparql-results+json")
-        self.end_headers()
-        self.wfile.write(b'{"head":{"vars":["x"]},"results":{"bindings":[]}}')
-
-    do_POST = do_GET
-
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
 def live(tmp_path_factory):
     """A loopback HTTP logger and the cases again, now pointing at it (same ids, same shapes)."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Logger)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    endpoint = f"http://127.0.0.1:{server.server_address[1]}/sparql"
-    yield {c.id: c for c in generate(endpoint)}, _Logger.hits
-    server.shutdown()
-    server.server_close()
+    with request_logger() as (port, hits):
+        yield {c.id: c for c in generate(f"http://127.0.0.1:{port}/sparql")}, hits
 
 
 @pytest.fixture(scope="module")

@@ -5,11 +5,9 @@ network, so a SERVICE clause hidden from the text check reaches nobody."""
 from __future__ import annotations
 
 import contextlib
-import http.server
 import re
 import subprocess
 import sys
-import threading
 import time
 
 import pyoxigraph as ox
@@ -162,29 +160,13 @@ def test_refused_query_leaves_the_store_unchanged(store):
 
 
 # ------------------------------------------------------------------ the query process: no network, bounded
-class _Logger(http.server.BaseHTTPRequestHandler):
-    hits: list[str] = []
-
-    def do_GET(self):
-        self.hits.append(self.path)
-        self.send_response(200)
-        self.send_header("Content-Type", "application/sparql-results+json")
-        self.end_headers()
-        self.wfile.write(b'{"head":{"vars":["leak"]},"results":{"bindings":[{"leak":{"type":"literal","value":"x"}}]}}')
-
-    do_POST = do_GET
-
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture
 def http_logger():
-    _Logger.hits = []
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Logger)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield server.server_address[1], _Logger.hits
-    server.shutdown()
+    from benchmarks.attacks import request_logger
+
+    leak = b'{"head":{"vars":["leak"]},"results":{"bindings":[{"leak":{"type":"literal","value":"x"}}]}}'
+    with request_logger(leak) as (port, hits):
+        yield port, hits
 
 
 HIDDEN_SERVICE = [
