@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from commands.common import DATA, ReportDir, err, out, split_list
+from commands.common import DATA, ReportDir, err, out, positive_seconds, split_list
 from pyramid.errors import PolyragError
 
 app = typer.Typer(help="Benchmarks; each writes a JSON and a markdown report.", no_args_is_help=True)
@@ -65,7 +65,8 @@ def bench_attacks(data: Annotated[Path, typer.Option(help="shared data directory
                                                           "`polyrag sparql`, one process each")] = 200,
                   ask_sample: Annotated[int, typer.Option(min=0, help="generated queries emitted by a scripted "
                                                           "model through `ask --sparql raw`")] = 60,
-                  timeout: Annotated[float, typer.Option(min=0.1, help="query timeout, seconds")] = 1.0) -> None:
+                  timeout: Annotated[float, typer.Option(callback=positive_seconds,
+                                                         help="query timeout, seconds")] = 1.0) -> None:
     """Hostile and heavy SPARQL (>10,000 generated queries) through the safety check, and a sample through
     the command line on the PolyU store: refusals, time per case, store unchanged, no request sent."""
     from benchmarks import attacks
@@ -189,8 +190,8 @@ def bench_lubm(universities: Annotated[int, typer.Option(min=1, help="universiti
                departments: Annotated[int | None, typer.Option(min=1, help="departments per university "
                                                                   "(default: UBA's 15-25)")] = None,
                seed: Annotated[int, typer.Option(help="generator seed")] = 0,
-               reference_timeout: Annotated[float, typer.Option(help="seconds allowed per rdflib query "
-                                                                "before it is stopped")] = 60.0,
+               reference_timeout: Annotated[float, typer.Option(callback=positive_seconds, help="seconds allowed per "
+                                                                "rdflib query before it is stopped")] = 60.0,
                out_dir: REPORTS = Path("reports")) -> None:
     """LUBM: load, materialise and the 14 queries, ours beside rdflib + owlrl; answer sets compared."""
     from benchmarks.lubm import run

@@ -59,6 +59,13 @@ def positive_seconds(value: float | None) -> float | None:
     return value
 
 
+def unit_interval(value: float | None) -> float | None:
+    """Typer callback for a weight in [0, 1]: nan passes click's range check, so it is refused here."""
+    if value is not None and not (math.isfinite(value) and 0 <= value <= 1):
+        raise typer.BadParameter(f"expected a number from 0 to 1, got {value:g}")
+    return value
+
+
 def check_utf8(text: str, what: str) -> str:
     """`text` unchanged, or one InputError when it holds non-UTF-8 bytes from the command line (lone
     surrogates), which would otherwise fail deep inside, in a hash, a print or the query engine."""

@@ -12,7 +12,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from commands.common import WorkspaceArg, err, open_session, out, print_json, read_lines, split_list
+from commands.common import WorkspaceArg, e, err, open_session, out, print_json, read_lines, split_list, unit_interval
 from pyramid.errors import PolyragError
 
 app = typer.Typer()  # its commands join the top level (see register)
@@ -41,6 +41,9 @@ def stats(workspace: WorkspaceArg, as_json: Annotated[bool, typer.Option("--json
     manifest = Workspace.open(workspace).manifest()
     if as_json:
         print_json(manifest)
+        return
+    if not manifest["layers"] and not manifest["steps"]:
+        out.print(f"{e(workspace)}: nothing built yet")
         return
     for layer, counts in manifest["layers"].items():
         out.print(f"[bold]{layer}[/]: " + ", ".join(f"{k}={v}" for k, v in counts.items()))
@@ -84,7 +87,7 @@ def index(workspace: WorkspaceArg,
 @app.command()
 def search(workspace: WorkspaceArg, question: Annotated[str, typer.Argument()],
            k: Annotated[int | None, typer.Option("-k", min=1, help="chunks to return (default text.k)")] = None,
-           lam: Annotated[float | None, typer.Option("--lambda", min=0, max=1,
+           lam: Annotated[float | None, typer.Option("--lambda", callback=unit_interval,
                                                         help="λ: 1 semantic, 0 keyword (default text.lam)")] = None,
            as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """Hybrid search over the text layer; prints ranked chunks with both component scores."""

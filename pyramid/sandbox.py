@@ -1,7 +1,7 @@
 """Confinement for a child process that runs untrusted work (a SPARQL query from a question or a user).
 
-    deny_network() -> bool      after it, socket() of any family but AF_UNIX fails (EACCES) in this
-                                process and every thread or child it starts; False where unsupported
+    deny_network() -> bool      after it, socket() of every family fails (EACCES) in this process
+                                and every thread or child it starts; False where unsupported
     limit_memory(mb)            a ceiling on the process's heap and anonymous memory (RLIMIT_DATA)
 
 Why at the system-call level: a query's text is read by two parsers (our tokenizer for clear refusals,
@@ -12,8 +12,10 @@ the guarantee does not depend on the two parsers agreeing.
 
 How: a seccomp-BPF filter installed with prctl (no privileges needed once NO_NEW_PRIVS is set). It
 checks the architecture (a mismatch is refused, so a 32-bit system-call path cannot slip by), refuses
-x32 system calls, refuses socket() unless the family is AF_UNIX, and refuses io_uring_setup (io_uring
-can open connections without the socket system calls being seen). Installed before the process
+x32 system calls, refuses socket() whatever the family, and refuses io_uring_setup (io_uring can open
+connections without the socket system calls being seen). AF_UNIX is refused too: a local socket
+reaches name-service daemons (nscd, systemd-resolved) that make network lookups on the caller's
+behalf. socketpair() stays allowed: a connected pair reaches nothing outside the process. Installed before the process
 starts threads, so all of them inherit it.
 """
 
@@ -34,9 +36,8 @@ _PR_SET_NO_NEW_PRIVS, _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 38, 22, 2
 _LD_ABS_W, _JEQ_K, _JGE_K, _RET_K = 0x20, 0x15, 0x35, 0x06
 _ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
 _X32_BIT = 0x40000000
-_AF_UNIX = 1
-# offsets in struct seccomp_data: nr, arch, instruction pointer, args[6] (little-endian low word)
-_NR, _ARCH_OFF, _ARG0 = 0, 4, 16
+# offsets in struct seccomp_data: nr, arch
+_NR, _ARCH_OFF = 0, 4
 
 
 def _program(arch: int, nr_socket: int, nr_uring: int) -> bytes:
@@ -44,15 +45,13 @@ def _program(arch: int, nr_socket: int, nr_uring: int) -> bytes:
     # jump offsets count from the next instruction
     insns = [
         (_LD_ABS_W, 0, 0, _ARCH_OFF),     # 0  A = arch
-        (_JEQ_K, 0, 7, arch),             # 1  not ours -> 9 deny
+        (_JEQ_K, 0, 5, arch),             # 1  not ours -> 7 deny
         (_LD_ABS_W, 0, 0, _NR),           # 2  A = system call number
-        (_JGE_K, 5, 0, _X32_BIT),         # 3  x32 ABI -> 9 deny
-        (_JEQ_K, 0, 2, nr_socket),        # 4  socket? else -> 7
-        (_LD_ABS_W, 0, 0, _ARG0),         # 5  A = family
-        (_JEQ_K, 1, 2, _AF_UNIX),         # 6  AF_UNIX -> 8 allow, else -> 9 deny
-        (_JEQ_K, 1, 0, nr_uring),         # 7  io_uring_setup -> 9 deny
-        (_RET_K, 0, 0, _ALLOW),           # 8
-        (_RET_K, 0, 0, deny),             # 9
+        (_JGE_K, 3, 0, _X32_BIT),         # 3  x32 ABI -> 7 deny
+        (_JEQ_K, 2, 0, nr_socket),        # 4  socket() of any family -> 7 deny
+        (_JEQ_K, 1, 0, nr_uring),         # 5  io_uring_setup -> 7 deny
+        (_RET_K, 0, 0, _ALLOW),           # 6
+        (_RET_K, 0, 0, deny),             # 7
     ]
     return b"".join(struct.pack("=HBBI", *i) for i in insns)
 

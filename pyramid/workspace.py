@@ -444,7 +444,9 @@ class Workspace:
                                      hint=Hint(action="init_workspace", target=str(root)))
             else:
                 raise WorkspaceError(f"{root} is not a PolyRAG workspace (no {MANIFEST} or {SETTINGS_FILE})")
-        return cls(root, settings)
+        ws = cls(root, settings)
+        _ = ws.settings  # read now: a broken config is one error from every command, not only those that use it
+        return ws
 
     @property
     def settings(self) -> Settings:

@@ -22,7 +22,7 @@ from typing import Literal
 
 from pyramid.config import OntologySettings
 from pyramid.embeddings import Embedder
-from pyramid.errors import Hint, InputError, PolyragError
+from pyramid.errors import Hint, InputError, PolyragError, QueryTimeout, WorkspaceError
 from pyramid.llm import LLM, LLMError
 from pyramid.ontology.labels import LabelIndex, Link
 from pyramid.ontology.layer import OntologyLayer
@@ -30,7 +30,7 @@ from pyramid.ontology.rdfio import text_rows
 from pyramid.ontology.values import ValueIndex
 from pyramid.ontology.vocab import Vocab
 from pyramid.session import Session
-from pyramid.types import Answer, Handover, LayerName, SparqlEvidence, Tracer, check_question
+from pyramid.types import Answer, Handover, LayerName, SparqlEvidence, Tracer, TraceStep, check_question
 from pyramid.usage import UsageMeter
 from querying.options import Value, select_options
 from querying.readings import Neighbourhood, ReadingPlanner
@@ -93,7 +93,7 @@ class OntologyAnswerer:
                 f"{{ {values} ?a ?p ?o FILTER(isLiteral(?o)) BIND(\"attr\" AS ?w) }} UNION "
                 f"{{ {values} ?a ?p ?m FILTER(isIRI(?m) && ?p != <{RDF_TYPE}>) ?m a ?c BIND(\"out\" AS ?w) }} UNION "
                 f"{{ {values} ?m ?p ?a FILTER(?p != <{RDF_TYPE}>) ?m a ?c BIND(\"in\" AS ?w) }} }}")
-        except PolyragError:
+        except (QueryTimeout, WorkspaceError):  # a hub too costly to list: the schema's paths serve; a refusal is raised
             return None
         links = self.context().links
         one = frozenset((r["p"], r["w"], r["c"]) for r in rows if r["w"] != "attr")
@@ -143,7 +143,12 @@ class OntologyAnswerer:
         tracer = Tracer(self.meter)
         max_rows = self.cfg.max_rows
 
-        def finish(text: str, answered: bool, evidence: list[SparqlEvidence], selected: list[int] | None) -> Answer:
+        def finish(text: str, answered: bool, evidence: list[SparqlEvidence], selected: list[int] | None,
+                   failed: PolyragError | None = None) -> Answer:
+            if failed is not None:
+                # a failure, not a "no answer": the waterfall's note and `--json` name the layer that failed
+                tracer.steps.append(TraceStep(step="ontology.error", layer="ontology",
+                                              outcome=f"error: {type(failed).__name__}: {failed}"))
             return Answer(question=question, text=text, layer="ontology" if answered else "none",
                           pipeline=f"ontology-{mode}", selected=selected if answered else None, evidence=evidence,
                           trace=tracer.steps, usage=tracer.total(), ms=round((time.perf_counter() - start) * 1000, 1))
@@ -170,7 +175,7 @@ class OntologyAnswerer:
                 except LLMError as err:
                     rec.outcome, failed = f"error: {err}", err
             if failed is not None:  # after the step closed, so the trace holds it
-                return finish(f"The ontology layer could not plan this question ({failed}).", False, [], None)
+                return finish(f"The ontology layer could not plan this question ({failed}).", False, [], None, failed)
             if plan is None:
                 return finish(f"The ontology layer has no query for this question: {draft.reason}.", False, [], None)
             query = self.compile(plan, ctx)
@@ -187,7 +192,7 @@ class OntologyAnswerer:
                 except LLMError as err:
                     rec.outcome, failed = f"error: {err}", err
             if failed is not None:
-                return finish(f"The ontology layer could not write a query ({failed}).", False, [], None)
+                return finish(f"The ontology layer could not write a query ({failed}).", False, [], None, failed)
             if not raw.query:
                 return finish("The model's SPARQL did not fit the ontology: " + "; ".join(raw.errors), False, [],
                               None)
@@ -202,7 +207,7 @@ class OntologyAnswerer:
                 rec.outcome, failed = f"error: {err}", err
         if failed is not None:
             evidence = [SparqlEvidence(plan=_plan_dict(plan), query=query)]
-            return finish(f"The ontology query failed: {failed}", False, evidence, None)
+            return finish(f"The ontology query failed: {failed}", False, evidence, None, failed)
         evidence = [SparqlEvidence(plan=_plan_dict(plan), query=query, rows=rows[:max_rows * 5])]
         return _decide(question, rows, plan, options, option_links, max_rows, tracer, finish, evidence,
                        name_of=ctx.index.name_of)

@@ -175,6 +175,29 @@ def test_raw_mode_feeds_errors_back_for_one_repair(polyu_ws, embedder):
     assert any("nearest: works_for" in e for e in ans.trace[-1].input["errors"])
 
 
+def test_a_query_that_fails_when_run_is_a_layer_failure_not_a_silent_miss(polyu_ws, embedder, monkeypatch):
+    from pyramid.errors import QueryTimeout
+    from querying.waterfall import answer_waterfall
+
+    right = {"sparql": "SELECT ?x ?label WHERE { ?x ex:works_for ex:SD ; a ex:STAFF ; rdfs:label ?label } LIMIT 5"}
+    s = session(polyu_ws, embedder, {"Write one SPARQL SELECT": right})
+    checks = s.ontology.select
+
+    def costly(query, **kw):  # the IRI checks run; the question's own query times out
+        if "LIMIT 5" in query:
+            raise QueryTimeout("the query ran longer than 0.1 s and was stopped")
+        return checks(query, **kw)
+
+    monkeypatch.setattr(s.ontology, "select", costly)
+    ans = answer_ontology(s, "Name five staff members of the School of Design.", mode="raw")
+    assert ans.layer == "none" and ans.trace[-1].step == "ontology.error"
+    assert "QueryTimeout" in ans.trace[-1].outcome
+    # the waterfall's closing note names the layer that failed (only the ontology layer here)
+    whole = answer_waterfall(s, "Name five staff members of the School of Design.", layers=["ontology"],
+                             sparql_mode="raw")
+    assert whole.layer == "none" and "ontology failed: the query ran longer" in whole.text, whole.text
+
+
 def test_raw_mode_never_runs_a_write(polyu_ws, embedder):
     drop = {"sparql": "DELETE WHERE { ?s ?p ?o }"}
     s = session(polyu_ws, embedder, {"Write one SPARQL SELECT": drop, "This query is wrong": Seq(drop)})

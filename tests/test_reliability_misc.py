@@ -122,6 +122,26 @@ def test_an_unreadable_llm_cache_is_set_aside_and_replaced(tmp_path, caplog, kin
     assert LLMCache(path).get("k") == RawReply("four", 3, 1)  # the new file is a good cache
 
 
+@pytest.mark.parametrize("kind", GARBAGE)
+def test_an_unreadable_page_reading_cache_is_set_aside_and_replaced(tmp_path, caplog, kind):
+    from pyramid.ontology.pages import CACHE, SegmentCache
+    from pyramid.ontology.reader import Page, Segment
+    from pyramid.workspace import Workspace
+
+    ws = Workspace.init(tmp_path / "ws")
+    path = ws.root / CACHE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    GARBAGE[kind](path, "segments")
+    cache = SegmentCache(ws)
+    assert cache.get("d1", "k") is None  # a miss, not a traceback
+    page = Page("Ada Lovelace", [Segment(context="Born", value="1815", kind="field")], ["She wrote notes."])
+    cache.put("d1", "k", page)
+    cache.commit()
+    assert cache.get("d1", "k") == page and cache.get("d1", "other key") is None
+    assert len(set_aside(path)) == 1
+    assert any("page-reading cache" in w for w in cache_warnings(caplog))
+
+
 def test_a_cache_corrupted_while_in_use_is_replaced(tmp_path, caplog):
     path = tmp_path / "llm.sqlite"
     cache = LLMCache(path)

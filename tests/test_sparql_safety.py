@@ -232,9 +232,11 @@ def test_a_query_past_the_memory_ceiling_is_stopped_with_a_message(tmp_path):
         st.close()
 
 
-def test_the_sandbox_refuses_network_sockets_but_not_pipes():
+@pytest.mark.parametrize("family", ["AF_INET", "AF_INET6", "AF_UNIX", "AF_NETLINK"])
+def test_the_sandbox_refuses_every_socket_but_not_a_connected_pair(family):
+    # AF_UNIX too: a local socket reaches nscd or systemd-resolved, which look names up on the network
     code = ("import socket, sys\nfrom pyramid.sandbox import deny_network\nassert deny_network()\n"
-            "socket.socketpair()\n"
-            "try:\n    socket.socket(socket.AF_INET, socket.SOCK_STREAM)\nexcept PermissionError:\n    sys.exit(7)\n")
+            "a, b = socket.socketpair()\na.sendall(b'x')\nassert b.recv(1) == b'x'\n"
+            f"try:\n    socket.socket(socket.{family}, socket.SOCK_DGRAM)\nexcept PermissionError:\n    sys.exit(7)\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.returncode == 7, result.stderr

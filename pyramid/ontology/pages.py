@@ -22,7 +22,7 @@ from pyramid.embeddings import Embedder
 from pyramid.ontology.reader import Page, PageReader, Reading, Segment
 from pyramid.ontology.vocab import Vocab
 from pyramid.progress import NullProgress, Progress
-from pyramid.sqlite import LazySQLite
+from pyramid.sqlite import DisposableSQLite
 from pyramid.workspace import Workspace
 
 SEGMENT_VERSION = "1"   # bump when PageReader.segment reads a page differently
@@ -48,33 +48,39 @@ def _key(doc: Document, title: str) -> str:
 
 
 class SegmentCache:
+    """The parser's output per page; a cache, so a damaged file is set aside and rebuilt, never fatal."""
+
     def __init__(self, ws: Workspace) -> None:
-        self.sql = LazySQLite(ws.root / CACHE, _CREATE)
+        self.sql = DisposableSQLite(ws.root / CACHE, _CREATE, probe="SELECT doc_id, key, page FROM segments LIMIT 1",
+                                    what="page-reading cache")
 
     def get(self, doc_id: str, key: str) -> Page | None:
-        with self.sql.lock:
-            row = self.sql.db.execute("SELECT key, page FROM segments WHERE doc_id = ?", (doc_id,)).fetchone()
+        row = self.sql.run(lambda db: db.execute("SELECT key, page FROM segments WHERE doc_id = ?",
+                                                 (doc_id,)).fetchone())
         if row is None or row[0] != key:
             return None
-        d = json.loads(row[1])
-        return Page(d["title"], [Segment(**s) for s in d["segments"]], d["sentences"])
+        try:
+            d = json.loads(row[1])
+            return Page(d["title"], [Segment(**s) for s in d["segments"]], d["sentences"])
+        except (ValueError, KeyError, TypeError):  # a row edited by hand or from another version: read again
+            return None
 
     def put(self, doc_id: str, key: str, page: Page) -> None:
         data = json.dumps({"title": page.title, "segments": [asdict(s) for s in page.segments],
                            "sentences": page.sentences}, ensure_ascii=False)
-        with self.sql.lock:
-            self.sql.db.execute("INSERT OR REPLACE INTO segments VALUES (?, ?, ?)", (doc_id, key, data))
+        self.sql.run(lambda db: db.execute("INSERT OR REPLACE INTO segments VALUES (?, ?, ?)", (doc_id, key, data)))
 
     def commit(self) -> None:
-        with self.sql.lock:
-            self.sql.db.commit()
+        self.sql.run(lambda db: db.commit())
 
     def prune(self, keep: set[str]) -> None:
         """Forget pages no longer in the corpus."""
-        with self.sql.lock:
-            ids = [r[0] for r in self.sql.db.execute("SELECT doc_id FROM segments")]
-            self.sql.db.executemany("DELETE FROM segments WHERE doc_id = ?", [(i,) for i in ids if i not in keep])
-            self.sql.db.commit()
+        def prune(db) -> None:
+            ids = [r[0] for r in db.execute("SELECT doc_id FROM segments")]
+            db.executemany("DELETE FROM segments WHERE doc_id = ?", [(i,) for i in ids if i not in keep])
+            db.commit()
+
+        self.sql.run(prune)
 
 
 def read_corpus(ws: Workspace, schema, embedder: Embedder, docs: Sequence[Document],
