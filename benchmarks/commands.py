@@ -14,6 +14,10 @@ from pyramid.errors import PolyragError
 
 app = typer.Typer(help="Benchmarks; each writes a JSON and a markdown report.", no_args_is_help=True)
 REPORTS = ReportDir
+CliSample = Annotated[int, typer.Option(min=0, help="adversarial queries also run through `polyrag sparql`, one "
+                                        "process each")]
+AskSample = Annotated[int, typer.Option(min=0, help="adversarial queries emitted by a scripted model through "
+                                        "`ask --sparql raw`")]
 
 
 def register(root: typer.Typer) -> None:
@@ -58,13 +62,24 @@ def bench_fiqa_answers(data: Annotated[Path, typer.Option(help="FiQA directory")
     out.print((out_dir / "fiqa-answers.md").read_text(encoding="utf-8"))
 
 
+@app.command("reliability")
+def bench_reliability(data: Annotated[Path, typer.Option(help="shared data directory")] = DATA,
+                      out_dir: REPORTS = Path("reports"),
+                      cli_sample: CliSample = 200, ask_sample: AskSample = 60) -> None:
+    """Every reliability suite at full size (adversarial SPARQL, malformed files, crash-resume, model
+    faults, bad arguments, readers during a write, prompt injection): cases tried, held, failed."""
+    from benchmarks import reliability
+    from pyramid.progress import RichProgress
+
+    with RichProgress(err) as progress:
+        reliability.run(data, out_dir, cli_sample=cli_sample, ask_sample=ask_sample, progress=progress)
+    out.print((out_dir / "reliability.md").read_text(encoding="utf-8"))
+
+
 @app.command("attacks")
 def bench_attacks(data: Annotated[Path, typer.Option(help="shared data directory")] = DATA,
                   out_dir: REPORTS = Path("reports"),
-                  cli_sample: Annotated[int, typer.Option(min=0, help="generated queries also run through "
-                                                          "`polyrag sparql`, one process each")] = 200,
-                  ask_sample: Annotated[int, typer.Option(min=0, help="generated queries emitted by a scripted "
-                                                          "model through `ask --sparql raw`")] = 60,
+                  cli_sample: CliSample = 200, ask_sample: AskSample = 60,
                   timeout: Annotated[float, typer.Option(callback=positive_seconds,
                                                          help="query timeout, seconds")] = 1.0) -> None:
     """Hostile and heavy SPARQL (>10,000 generated queries) through the safety check, and a sample through

@@ -159,18 +159,23 @@ def sparql(workspace: WorkspaceArg,
 
     if fmt not in ("table", "json", "csv"):
         raise InputError(f"unknown --format '{fmt}' (choose table, json or csv)")
-    if query.startswith("@"):
+    source = query[1:] if query.startswith("@") else None
+    if source is not None:
         try:
-            query = Path(query[1:]).read_text(encoding="utf-8")
+            query = Path(source).read_text(encoding="utf-8")
         except OSError as problem:
-            raise InputError(f"cannot read the query file ({problem.strerror})", path=query[1:]) from None
+            raise InputError(f"cannot read the query file ({problem.strerror})", path=source) from None
         except UnicodeDecodeError as problem:
             raise InputError(f"the query file is not UTF-8 text (byte 0x{problem.object[problem.start]:02x} at "
-                             f"offset {problem.start})", path=query[1:]) from None
-    check_utf8(query, "query")
-    layer = _layer(workspace)
-    _check_schema_terms(layer, query)
-    _print_rows(layer.query(query, timeout_s=timeout, row_cap=limit), fmt)
+                             f"offset {problem.start})", path=source) from None
+    try:
+        check_utf8(query, "query")
+        layer = _layer(workspace)
+        _check_schema_terms(layer, query)
+        rows = layer.query(query, timeout_s=timeout, row_cap=limit)
+    except InputError as problem:  # the query's own faults, said of the file it came from
+        raise problem.at(source) if source is not None and problem.path == "query" else problem from None
+    _print_rows(rows, fmt)
 
 
 @app.command("extract")

@@ -167,7 +167,8 @@ def _load_jsonl(path: Path, c: _Collector, id_field: str | None, text_field: str
 def _load_csv(path: Path, c: _Collector, id_field: str | None, text_field: str) -> None:
     dialect = "excel-tab" if path.suffix.lower() == ".tsv" else "excel"
     # newline="" leaves line breaks inside quoted cells to the csv module (and U+2028 inside a cell alone)
-    reader = csv.reader(io.StringIO(_read_utf8(path), newline=""), dialect=dialect)
+    # strict: a quote left open swallows the rest of the file into one cell; refuse it, do not index it
+    reader = csv.reader(io.StringIO(_read_utf8(path), newline=""), dialect=dialect, strict=True)
     end = 0  # the last line of the previous record: a record starts on the next one
 
     def records() -> Iterator[tuple[int, list[str]]]:

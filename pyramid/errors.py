@@ -83,7 +83,7 @@ class InputError(PolyragError):
 
     def __init__(self, message: str, *, path: str | Path | None = None, line: int | None = None,
                  field: str | None = None, hint: Hint | None = None) -> None:
-        self.path, self.line, self.field = path, line, field
+        self.path, self.line, self.field, self.reason = path, line, field, message
         where = ""
         if path is not None:
             where = str(path) + (f", line {line}" if line is not None else "")
@@ -91,6 +91,10 @@ class InputError(PolyragError):
                 where += f", field '{field}'"
             where += ": "
         super().__init__(where + message, hint=hint)
+
+    def at(self, path: str | Path) -> InputError:
+        """The same error said of another source (the file a query text was read from, say)."""
+        return InputError(self.reason, path=path, line=self.line, field=self.field, hint=self.hint)
 
 
 class QueryRefused(PolyragError):

@@ -38,6 +38,10 @@ from pyramid.types import Citation
 W_DENSE, W_OVERLAP, W_CHUNK = 0.5, 0.25, 0.25
 REDUNDANT_COS = 0.9      # two sentences this close in meaning say the same thing: keep the first
 MAX_SENTENCE_WORDS = 80  # longer "sentences" (lists, unpunctuated text) are cut into pieces of this size
+# A rewrite built only from cited words can still answer something else (an injected instruction among
+# the cited sentences, repeated back): it must stay at least this share as close in meaning to the
+# question as the best cited sentence is.
+REWRITE_KEEPS = 0.5
 
 Tokenize = Callable[[str], list[str]]
 
@@ -142,6 +146,13 @@ def added_words(answer: str, sources: list[str], tokenize: Tokenize) -> list[str
     for s in sources:
         held.update(tokenize(s))
     return sorted({t for t in tokenize(answer) if t not in held})
+
+
+def off_question(answer: str, question: str, comp: Composition, embedder: Embedder) -> bool:
+    """True when `answer` is much further from the question in meaning than the evidence it rewrites
+    (see REWRITE_KEEPS)."""
+    cos = float(embedder.embed_one(answer, kind="document") @ embedder.embed_one(question, kind="query"))
+    return cos < REWRITE_KEEPS * comp.relevance
 
 
 def repetitive(text: str, n: int = 3) -> bool:

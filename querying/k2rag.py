@@ -34,7 +34,7 @@ from pyramid.summarise import make_summariser
 from pyramid.text_layer import Hit, TextLayer
 from pyramid.types import Answer, ChunkEvidence, Handover, LayerName, Tracer, TraceStep, TripleEvidence
 from pyramid.usage import UsageMeter
-from querying.compose import Composition, Tokenize, abstention_text, added_words, compose, repetitive
+from querying.compose import Composition, Tokenize, abstention_text, added_words, compose, off_question, repetitive
 from querying.naive import ANSWER_MAX_TOKENS, answer_from_chunks, answer_from_context, chunk_evidence
 from querying.options import select_options
 
@@ -84,7 +84,8 @@ class TextAnswerer:
                                             handover.triples, tracer, hits=hits)
             pipeline, citations, abstained = "k2rag" if handover.triples else "hybrid", [], False
         else:
-            text = comp.text if mode == "extractive" else rewrite(question, comp, self.llm, self.text.tokenize, tracer)
+            text = comp.text if mode == "extractive" else rewrite(question, comp, self.llm, self.text.tokenize,
+                                                                  self.embedder, tracer)
             pipeline, chunks, abstained = mode, chunk_evidence(hits), False
         selected = select_answered(options, text, [e.text for e in chunks]) if options else None
         return Answer(question=question, text=text, layer="text", pipeline=pipeline, selected=selected,
@@ -101,17 +102,22 @@ def resolve_text_answer(mode: str, llm: LLM) -> TextAnswerMode:
     return "rewrite" if mode == "auto" else mode  # type: ignore[return-value]
 
 
-def rewrite(question: str, comp: Composition, llm: LLM, tokenize: Tokenize, tracer: Tracer) -> str:
-    """The model joins the chosen sentences; its reply stands only if it adds no content word."""
+def rewrite(question: str, comp: Composition, llm: LLM, tokenize: Tokenize, embedder: Embedder,
+            tracer: Tracer) -> str:
+    """The model joins the chosen sentences; its reply stands only if it adds no content word and
+    still answers the question (a reply that repeats an instruction found in a cited sentence does not)."""
     with tracer.step("text.rewrite", "text", sentences=len(comp.chosen)) as rec:
         reply = llm.complete(load_prompt("querying", "rewrite").render(
             sentences="\n".join(f"- {c.text}" for c in comp.chosen), question=question),
             max_tokens=ANSWER_MAX_TOKENS).text.strip()
         extra = added_words(reply, [question, *(c.text for c in comp.chosen)], tokenize)
-        if reply and not extra and not repetitive(reply):
+        loops = bool(reply) and not extra and repetitive(reply)
+        drifts = bool(reply) and not extra and not loops and off_question(reply, question, comp, embedder)
+        if reply and not extra and not loops and not drifts:
             rec.outcome = "rewritten; every content word is in the cited sentences or the question"
             return reply
-        why = (f"adds {', '.join(extra[:6])}" if extra else "repeats itself" if reply else "empty")
+        why = (f"adds {', '.join(extra[:6])}" if extra else "repeats itself" if loops
+               else "no longer answers the question" if drifts else "empty")
         rec.outcome = f"rewrite kept out ({why}); the extractive answer stands"
     return comp.text
 

@@ -178,16 +178,20 @@ def read_triples(path: Path, fmt: str = "auto") -> ImportRead:
                 except json.JSONDecodeError as err:
                     out.errors.append(RowError(lineno, f"not valid JSON ({err.msg} at column {err.colno})"))
     elif fmt == "csv":
-        reader = csv.DictReader(io.StringIO(text, newline=""))
-        if not reader.fieldnames:
-            raise InputError("empty CSV file (a header row is needed)", path=path)
-        for rec in reader:
-            line = reader.line_num
-            if None in rec:
-                out.errors.append(RowError(line, f"{len(reader.fieldnames) + len(rec[None])} cells, header has "
-                                                 f"{len(reader.fieldnames)}"))
-                continue
-            records.append((line, rec))
+        # strict: a quote left open would swallow the rest of the file into one cell
+        reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
+        try:
+            if not reader.fieldnames:
+                raise InputError("empty CSV file (a header row is needed)", path=path)
+            for rec in reader:
+                line = reader.line_num
+                if None in rec:
+                    out.errors.append(RowError(line, f"{len(reader.fieldnames) + len(rec[None])} cells, header "
+                                                     f"has {len(reader.fieldnames)}"))
+                    continue
+                records.append((line, rec))
+        except csv.Error as err:
+            raise InputError(f"malformed CSV ({err})", path=path, line=reader.line_num) from None
     else:
         raise InputError(f"unknown format '{fmt}' (json, jsonl, csv)", path=path)
     for line, rec in records:

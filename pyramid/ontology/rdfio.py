@@ -154,12 +154,20 @@ def _syntax_error(err: SyntaxError, path: Path, fmt: ox.RdfFormat, data: bytes) 
     reason = _POSITION_PREFIX.sub("", str(err.msg if hasattr(err, "msg") else err))
     if line is None and fmt == ox.RdfFormat.RDF_XML:
         line, column = _rdfxml_position(data)  # pyoxigraph's reason is the more specific one
+    if (at := _POSITION.search(reason)) is not None:  # a byte offset: said as line and column instead
+        if line is None:
+            line, column = _place(data, int(at.group(1)))
+        reason = (reason[:at.start()] + reason[at.end():]).replace(":  ", ": ").strip(" :")
     undeclared = re.search(r"prefix (\S+?):? has not been declared", reason) or \
         re.search(r"[Uu]n(?:known|bound) prefix:? '?([\w.-]+)", reason)
     if undeclared:
         reason = f"unknown prefix '{undeclared.group(1).rstrip(':')}:' (declare it with @prefix / xmlns)"
     where = f"column {column}: " if column is not None else ""
     return InputError(f"invalid {fmt.name}: {where}{reason}", path=path, line=line)
+
+
+_SAX_PLACE = re.compile(r"^[^:]*:(\d+):(\d+): ")  # rdflib's own RDF/XML errors: "<system id>:line:column: "
+_POSITION = re.compile(r"(?:byte )?position (\d+)")
 
 
 def _rdfxml_position(data: bytes) -> tuple[int | None, int | None]:
@@ -170,11 +178,20 @@ def _rdfxml_position(data: bytes) -> tuple[int | None, int | None]:
 
     try:
         rdflib.Graph().parse(data=data, format="xml")
-    except SAXParseException as sax:
+    except SAXParseException as sax:  # not well-formed XML
         return sax.getLineNumber(), sax.getColumnNumber() + 1
-    except Exception:  # noqa: BLE001 - rdflib's own RDF-level errors carry no position either
-        pass
+    except UnicodeDecodeError as bad:  # not UTF-8: the byte's place
+        return _place(data, bad.start)
+    except Exception as err:  # noqa: BLE001 - RDF-level errors say the place in their message, if at all
+        found = _SAX_PLACE.match(str(err))
+        if found:
+            return int(found.group(1)), int(found.group(2)) + 1
     return None, None
+
+
+def _place(data: bytes, offset: int) -> tuple[int, int]:
+    """(line, column) of a byte offset, both from 1."""
+    return data.count(b"\n", 0, offset) + 1, offset - (data.rfind(b"\n", 0, offset) + 1) + 1
 
 
 def read_rdf(path: str | Path, *, base_iri: str | None = None) -> RdfFile:
