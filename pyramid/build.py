@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -93,12 +94,18 @@ def summarise_documents(docs: list[Document], session: Session, progress: Progre
     start = time.perf_counter()
     out, before, after, shortened = [], 0, 0, 0
     task = progress.task(f"summarising documents ({summariser.name})", len(docs))
-    for d in docs:
-        text = summariser.summarise(d.text, cfg.summary_words) or d.text
-        n0, n1 = len(d.text.split()), len(text.split())
-        before, after, shortened = before + n0, after + n1, shortened + (n1 < n0)
-        out.append(Document(d.id, text, {**d.metadata, "summarised": summariser.name, "original_words": n0}))
-        task.advance()
+
+    def summary(d: Document) -> str:
+        return summariser.summarise(d.text, cfg.summary_words) or d.text
+
+    workers = session.llm.concurrency if summariser.name != "extractive" else 1
+    with ThreadPoolExecutor(max_workers=workers) as pool:  # model calls at once, results in order
+        texts = pool.map(summary, docs) if workers > 1 else map(summary, docs)
+        for d, text in zip(docs, texts, strict=True):
+            n0, n1 = len(d.text.split()), len(text.split())
+            before, after, shortened = before + n0, after + n1, shortened + (n1 < n0)
+            out.append(Document(d.id, text, {**d.metadata, "summarised": summariser.name, "original_words": n0}))
+            task.advance()
     task.done()
     return out, SummaryStats(summariser.name, len(docs), before, after, shortened,
                              round(time.perf_counter() - start, 3))

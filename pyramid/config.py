@@ -46,6 +46,9 @@ class LLMSettings(BaseModel):
     cache: bool = Field(True, description="cache replies in the workspace (SQLite), keyed by provider, "
                         "model, parameters, prompt and schema")
     scripted_file: str = Field("", description="scripted: JSON file of canned replies")
+    concurrency: int = Field(4, ge=1, le=64, description="model requests a build sends at once (extraction, "
+                             "f_ins, summaries) to an endpoint that serves several; the local llama.cpp "
+                             "model answers one at a time whatever this says")
 
 
 class EmbeddingSettings(BaseModel):

@@ -12,7 +12,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -90,21 +91,48 @@ class ChunkRun:
 
 def run_chunks(docs: list[Document], chunks: list[Chunk], done: Callable[[Chunk], bool],
                extract: Callable[..., Any], record_ok: Callable[[Chunk, Any], None],
-               record_failed: Callable[[Chunk, str], None], progress: Progress, description: str) -> ChunkRun:
+               record_failed: Callable[[Chunk, str], None], progress: Progress, description: str, *,
+               concurrency: int = 1, settle: Callable[[Chunk, Any], Any] | None = None) -> ChunkRun:
     """Extract every chunk the journal has not done; an LLM error is journalled as a failure (the next
-    run retries the chunk) and the pass goes on. A document is complete once all its chunks are done."""
+    run retries the chunk) and the pass goes on. A document is complete once all its chunks are done.
+
+    With `concurrency` > 1, `extract` runs for that many chunks at once (threads: the model calls are
+    what waits), while `settle` (work that shares state, such as linking names to instances) and the
+    journal run here, one chunk at a time in chunk order, so the outcome is the sequential one."""
     run = ChunkRun()
     pending = [c for c in chunks if not done(c)]
     run.resumed = len(chunks) - len(pending)
     titles = {d.id: str(d.metadata.get("title", "")) for d in docs}  # names the main entity (grounded)
     task = progress.task(description, len(pending))
-    for chunk in pending:
+
+    def work(chunk: Chunk) -> tuple[Any, LLMError | None]:
         try:
-            record_ok(chunk, extract(chunk, title=titles.get(chunk.doc_id, "")))
-            run.extracted += 1
+            return extract(chunk, title=titles.get(chunk.doc_id, "")), None
         except LLMError as err:
-            record_failed(chunk, f"{type(err).__name__}: {err}")
-        task.advance()
+            return None, err
+
+    pool = ThreadPoolExecutor(max_workers=concurrency) if concurrency > 1 and len(pending) > 1 else None
+    try:
+        if pool is None:
+            results: Iterator[tuple[Chunk, tuple[Any, LLMError | None]]] = ((c, work(c)) for c in pending)
+        else:
+            futures = [(c, pool.submit(work, c)) for c in pending]
+            results = ((c, f.result()) for c, f in futures)
+        for chunk, (value, error) in results:
+            if error is None and settle is not None:
+                try:
+                    value = settle(chunk, value)
+                except LLMError as err:
+                    error = err
+            if error is None:
+                record_ok(chunk, value)
+                run.extracted += 1
+            else:
+                record_failed(chunk, f"{type(error).__name__}: {error}")
+            task.advance()
+    finally:
+        if pool is not None:  # stopped early (an error, Ctrl-C): calls not yet sent are not sent
+            pool.shutdown(wait=False, cancel_futures=True)
     task.done()
     by_doc: dict[str, list[Chunk]] = {}
     for c in chunks:

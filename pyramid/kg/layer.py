@@ -270,7 +270,8 @@ class KGLayer:
             report.chunks = len(chunks)
             journal = ExtractionJournal(self.dir / f"extract-{mode}.jsonl", extractor.version)
             run = run_chunks(todo, chunks, journal.done, extractor.extract, journal.record_ok,
-                             journal.record_failure, progress, f"extracting triples ({mode})")
+                             journal.record_failure, progress, f"extracting triples ({mode})",
+                             concurrency=llm.concurrency)
             report.chunks_extracted, report.chunks_resumed = run.extracted, run.resumed
             report.failed_chunks, report.documents_pending = run.failed_chunks, run.pending_documents
             ready, items = [], []

@@ -41,8 +41,11 @@ def parse_structured(text: str, schema: JSONSchema) -> Any:
 
 class LLM:
     def __init__(self, provider: LLMProvider, *, cache: LLMCache | None = None, meter: UsageMeter | None = None,
-                 max_tokens: int = 512, temperature: float = 0.0, seed: int = 0, schema_retries: int = 2) -> None:
+                 max_tokens: int = 512, temperature: float = 0.0, seed: int = 0, schema_retries: int = 2,
+                 concurrency: int = 1) -> None:
         self.provider = provider
+        # requests a build may send at once; 1 for a provider that serves one call at a time (local model)
+        self.concurrency = 1 if getattr(provider, "serial", False) else concurrency
         self.cache = cache
         self.meter = meter or UsageMeter()
         self.max_tokens = max_tokens

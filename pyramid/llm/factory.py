@@ -34,4 +34,5 @@ def make_llm(cfg: LLMSettings, *, cache_path: Path | None = None, meter: UsageMe
     """The LLM client; `provider` lets tests inject a scripted one while keeping cache and accounting."""
     cache = LLMCache(cache_path) if (cfg.cache and cache_path is not None) else None
     return LLM(provider or make_provider(cfg), cache=cache, meter=meter, max_tokens=cfg.max_tokens,
-               temperature=cfg.temperature, seed=cfg.seed, schema_retries=cfg.schema_retries)
+               temperature=cfg.temperature, seed=cfg.seed, schema_retries=cfg.schema_retries,
+               concurrency=cfg.concurrency)

@@ -30,6 +30,7 @@ def default_gguf() -> Path:
 
 class LlamaCppProvider:
     name = "llamacpp"
+    serial = True  # one context, one call at a time: a build sends it no concurrent requests
 
     def __init__(self, model_path: str | Path | None = None, *, n_ctx: int = 4096, n_threads: int = 2) -> None:
         path = Path(model_path) if model_path else default_gguf()

@@ -221,6 +221,15 @@ class Linker:
         return iri, False
 
 
+@dataclass
+class _Asked:
+    """What the model said about one chunk, before the checks and the linking."""
+    title: str
+    pairs: list[Pair]
+    reply: dict[str, Any] | None
+    usage: Usage | None
+
+
 class InstanceExtractor:
     """f_ins over chunks: pair pre-selection, one structured call per chunk, checks, linking."""
 
@@ -287,14 +296,25 @@ class InstanceExtractor:
     def extract(self, chunk: Chunk, title: str = "") -> ChunkInstances:
         """Facts of one chunk (`title`: its document's, naming its main entity). Raises LLMError when
         a reply fails its schema after retries."""
-        if self.method == "grounded":
-            return GroundedReader(self).extract(chunk, title)
+        return self.settle(chunk, self.ask(chunk, title))
+
+    def ask(self, chunk: Chunk, title: str = "") -> _Asked:
+        """The model's part of `extract`, which shares no state: safe to run for several chunks at once."""
+        if self.method == "grounded":  # reads and links in one pass: all of it is settled in order
+            return _Asked(title, [], None, None)
         pairs = self.select_pairs(chunk.text)
         listed = "\n".join(f"- {p.cls.name}.{p.prop.name}: {p.phrase}" for p in pairs)
         with self.llm.meter.scope() as usage:
             reply = self.llm.complete(self.prompt.render(text=chunk.text, pairs=listed), instances_schema(pairs),
                                       max_tokens=MAX_TOKENS).parsed
-        out = ChunkInstances(chunk.id, chunk.doc_id, [p.phrase for p in pairs], [], usage.model_copy())
+        return _Asked(title, pairs, reply, usage.model_copy())
+
+    def settle(self, chunk: Chunk, asked: _Asked) -> ChunkInstances:
+        """The checks and the linking of what `ask` got (the linker mints instances: one chunk at a time)."""
+        if self.method == "grounded":
+            return GroundedReader(self).extract(chunk, asked.title)
+        pairs, reply = asked.pairs, asked.reply
+        out = ChunkInstances(chunk.id, chunk.doc_id, [p.phrase for p in pairs], [], asked.usage)
         words = {fold_word(m.group()) for m in _WORD.finditer(chunk.text)}
         asked = {p.prop.name for p in pairs}
         for inst in reply["instances"]:
@@ -625,8 +645,10 @@ def extract_instances(ws: Workspace, layer, llm: LLM, embedder: Embedder, *,
         journal = InstanceJournal(ws.layer_dir("ontology") / JOURNAL, extractor.version)
         report.chunks = len(chunks)
         linker.recall(f for c in chunks if journal.done(c) for f in journal.facts(c.id))
-        run = run_chunks(todo, chunks, journal.done, extractor.extract, journal.record_instances,
-                         journal.record_failed, progress, "extracting instances (f_ins)")
+        # the model calls in parallel, the linking (which mints instances) in chunk order
+        run = run_chunks(todo, chunks, journal.done, extractor.ask, journal.record_instances,
+                         journal.record_failed, progress, "extracting instances (f_ins)",
+                         concurrency=llm.concurrency, settle=extractor.settle)
         report.chunks_extracted, report.chunks_resumed = run.extracted, run.resumed
         report.failed_chunks, report.documents_pending = run.failed_chunks, run.pending_documents
         for d, cs in run.complete:
