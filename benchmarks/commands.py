@@ -62,6 +62,23 @@ def bench_fiqa_answers(data: Annotated[Path, typer.Option(help="FiQA directory")
     out.print((out_dir / "fiqa-answers.md").read_text(encoding="utf-8"))
 
 
+@app.command("scale")
+def bench_scale(data: Annotated[Path, typer.Option(help="shared data directory")] = DATA,
+                out_dir: REPORTS = Path("reports"),
+                vectors: Annotated[int, typer.Option(min=1000, help="synthetic vectors for the ANN graph")] = 1_000_000,
+                queries: Annotated[int, typer.Option(min=10, help="ANN queries")] = 200,
+                docs: Annotated[int, typer.Option(min=2, help="documents of the parallel build")] = 16,
+                delay: Annotated[float, typer.Option(callback=positive_seconds, help="seconds the loopback "
+                                                     "model server takes per request")] = 0.2) -> None:
+    """Parallel model calls in a build, the ANN graph at a million vectors, FiQA with the graph on."""
+    from benchmarks import scale
+    from pyramid.progress import RichProgress
+
+    with RichProgress(err) as progress:
+        scale.run(data, out_dir, vectors=vectors, queries=queries, docs=docs, delay_s=delay, progress=progress)
+    out.print((out_dir / "scale.md").read_text(encoding="utf-8"))
+
+
 @app.command("reliability")
 def bench_reliability(data: Annotated[Path, typer.Option(help="shared data directory")] = DATA,
                       out_dir: REPORTS = Path("reports"),

@@ -78,6 +78,12 @@ class TextSettings(BaseModel):
     answer_k: int = Field(5, ge=1, description="chunks given to the LLM when answering from text")
     stemmer: str = Field("english", description="Snowball stemmer language for BM25; empty = none")
     stopwords: str = Field("en", description="stopword list for BM25 (bm25s names); empty = none")
+    ann_above: int = Field(200_000, ge=0, description="chunks from which the dense index is also an ANN graph "
+                           "(faiss HNSW, built when indexing) that proposes candidates for the exact hybrid "
+                           "score; 0 = always")
+    ann_candidates: int = Field(200, ge=10, description="ANN: candidates taken from the graph and from BM25 each, "
+                                "scored exactly")
+    ann_ef: int = Field(256, ge=10, description="ANN: search breadth (efSearch); higher = better recall, slower")
 
 
 class KGSettings(BaseModel):

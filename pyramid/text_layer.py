@@ -6,8 +6,10 @@ BM25 scores are not cosines and their scale varies per query (number and rarity 
 terms), so they are divided by the query's best BM25 score: the sparse term lies in [0, 1] with
 the best keyword match at 1, comparable to the cosine term. λ=1 is semantic only, λ=0 keyword only.
 
-State is one generation directory (see `Generations`): chunks.jsonl, docs.json, dense.npy. Adding
-documents embeds only the new chunks; old vectors are copied across. BM25 statistics (IDF, average
+State is one generation directory (see `Generations`): chunks.jsonl, docs.json, dense.npy, and from
+`text.ann_above` chunks dense.faiss, an ANN graph (pyramid.ann) that proposes the dense candidates;
+the hybrid score of every candidate (the graph's and BM25's best) is the exact one. Adding
+documents embeds only the new chunks; old vectors are copied across (and added to the old graph). BM25 statistics (IDF, average
 length) depend on the whole corpus, so the BM25 index is refitted over all chunk tokens on every
 load — milliseconds per thousand chunks, nothing beside embedding.
 """
@@ -24,6 +26,7 @@ from pathlib import Path
 import bm25s
 import numpy as np
 
+from pyramid.ann import DenseGraph
 from pyramid.chunker import Chunk, Chunker
 from pyramid.config import CorpusSettings, TextSettings
 from pyramid.corpus import Document
@@ -36,6 +39,7 @@ from pyramid.types import LayerName
 from pyramid.workspace import Part, Workspace, crash_point
 
 LAYER: LayerName = "text"
+GRAPH = "dense.faiss"
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
@@ -102,6 +106,7 @@ class TextLayer:
         self.chunks: list[Chunk] = []
         self.docs: dict[str, dict] = {}
         self.matrix = np.zeros((0, 0), dtype=np.float32)
+        self.graph: DenseGraph | None = None
         self._bm25: bm25s.BM25 | None = None
 
     # ------------------------------------------------------------ state
@@ -112,7 +117,7 @@ class TextLayer:
     def load(self) -> TextLayer:
         gen = self.ws.generations(LAYER).current()
         if gen is None and self._loaded_gen is not None:  # gone (a rolled-back first build): empty again
-            self.chunks, self.docs, self._bm25, self._loaded_gen = [], {}, None, None
+            self.chunks, self.docs, self._bm25, self._loaded_gen, self.graph = [], {}, None, None, None
             self.matrix = np.zeros((0, 0), dtype=np.float32)
         if gen is None or gen == self._loaded_gen:
             return self
@@ -120,11 +125,15 @@ class TextLayer:
             with open(gen / "chunks.jsonl", encoding="utf-8") as fh:
                 self.chunks = [Chunk(**json.loads(line)) for line in fh]
             self.docs = json.loads((gen / "docs.json").read_text(encoding="utf-8"))
-            self.matrix = np.load(gen / "dense.npy", mmap_mode=None)
-        except (OSError, ValueError, TypeError) as err:
+            graph = gen / GRAPH
+            # with a graph, the vectors are read from disk as candidates need them, not held in memory
+            self.matrix = np.load(gen / "dense.npy", mmap_mode="r" if graph.exists() else None)
+            self.graph = DenseGraph.read(graph) if graph.exists() else None
+        except (OSError, ValueError, TypeError, RuntimeError) as err:  # faiss: RuntimeError
             raise WorkspaceError(f"text layer in {gen} is unreadable ({err}); re-index the documents") from None
-        if len(self.chunks) != self.matrix.shape[0]:
-            raise WorkspaceError(f"text layer in {gen}: {len(self.chunks)} chunks but {self.matrix.shape[0]} vectors")
+        if len(self.chunks) != self.matrix.shape[0] or (self.graph is not None and len(self.graph) != len(self.chunks)):
+            raise WorkspaceError(f"text layer in {gen}: {len(self.chunks)} chunks but {self.matrix.shape[0]} vectors"
+                                 + (f" and {len(self.graph)} in the ANN graph" if self.graph is not None else ""))
         self._fit_bm25()
         self._loaded_gen = gen
         return self
@@ -229,6 +238,10 @@ class TextLayer:
                         fh.write(json.dumps(asdict(c), ensure_ascii=False) + "\n")
                 (gen / "docs.json").write_text(json.dumps(docs_meta, ensure_ascii=False), encoding="utf-8")
                 np.save(gen / "dense.npy", matrix)
+                if len(matrix) >= max(self.cfg.ann_above, 1):
+                    # only added rows (no drop): the old graph takes the new vectors; else built anew
+                    base = self.graph if not drop and self.graph is not None else None
+                    DenseGraph.build(matrix, base=base).write(gen / GRAPH)
             crash_point("text.committed")
             self.load()
             report.chunks_total = len(self.chunks)
@@ -263,6 +276,14 @@ class TextLayer:
         w = np.concatenate([data[c] for c in cols])
         return np.bincount(idx, weights=w, minlength=n).astype(np.float32, copy=False)
 
+    def _candidates(self, q: np.ndarray, sparse: np.ndarray, k: int) -> np.ndarray:
+        """Rows worth an exact score: the graph's nearest and BM25's best, `text.ann_candidates` each."""
+        n = max(self.cfg.ann_candidates, k)
+        near = self.graph.candidates(q, n, ef=self.cfg.ann_ef)
+        hits = np.flatnonzero(sparse)
+        keyword = hits[np.argsort(-sparse[hits], kind="stable")[:n]] if len(hits) else hits
+        return np.unique(np.concatenate([near, keyword]).astype(np.int64))
+
     def search(self, query: str, *, k: int | None = None, lam: float | None = None,
                query_vector: np.ndarray | None = None) -> list[Hit]:
         """Top-k chunks by the hybrid score. Pass `query_vector` to skip embedding the query."""
@@ -272,14 +293,22 @@ class TextLayer:
         n = len(self.chunks)
         # Both components are always reported; only a keyword-only search skips embedding the query.
         dense = np.zeros(n, np.float32)
-        if lam > 0 or query_vector is not None:
-            q = self.embedder.embed_one(query, kind="query") if query_vector is None else query_vector
-            dense = np.dot(self.matrix, q)
         sparse = self.sparse_scores(query)
         top = float(sparse.max()) if n else 0.0
         sparse_norm = sparse / top if top > 0 else sparse
+        pool = None  # every chunk; with an ANN graph, the candidates it and BM25 propose
+        if lam > 0 or query_vector is not None:
+            q = self.embedder.embed_one(query, kind="query") if query_vector is None else query_vector
+            if self.graph is not None:
+                pool = self._candidates(q, sparse, k)
+                dense[pool] = self.matrix[pool] @ q
+            else:
+                dense = np.dot(self.matrix, q)
         score = lam * dense + (1.0 - lam) * sparse_norm
-        idx = np.argpartition(-score, k - 1)[:k] if k < n else np.arange(n)
-        idx = idx[np.argsort(-score[idx], kind="stable")]
+        if pool is not None:
+            idx = pool[np.argsort(-score[pool], kind="stable")[:k]]
+        else:
+            idx = np.argpartition(-score, k - 1)[:k] if k < n else np.arange(n)
+            idx = idx[np.argsort(-score[idx], kind="stable")]
         return [Hit(self.chunks[i], float(score[i]), float(dense[i]), float(sparse[i]), float(sparse_norm[i]))
                 for i in idx]
