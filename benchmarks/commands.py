@@ -171,6 +171,12 @@ def bench_build(data: Annotated[Path, typer.Option(help="documents CSV")] = DATA
     """KG build cost per extraction mode (single, cascade, grounded, rules) with the configured model."""
     _bench("kg-build", out_dir, "run_build", data, n_docs=docs)
 
+@app.command("kg-import")
+def bench_import(data: Annotated[Path, typer.Option(help="PolyU KG JSON")] = DATA / "polyu" / "poly_kg.json",
+                 out_dir: REPORTS = Path("reports")) -> None:
+    """`kg import` of the released PolyU KG, cold: rows/s and where the time goes."""
+    _bench("kg-import", out_dir, "run_import", data)
+
 @app.command("kg-search")
 def bench_search(data: Annotated[Path, typer.Option(help="PolyU KG JSON")] = DATA / "polyu" / "poly_kg.json",
                  synthetic: Annotated[int, typer.Option(min=1, help="triples in the synthetic graph")] = 100_000,

@@ -64,6 +64,7 @@ class Loaded:
     entities: int = 0
     resolution: dict[str, Any] = field(default_factory=dict)
     index: dict[str, int] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)  # resolution, writes, index: where the time went
 
 
 @dataclass
@@ -213,7 +214,9 @@ class KGLayer:
         """Resolve the entities of `items` against the store's, upsert the triples."""
         mentions = [(s.triple.head, s.triple.head_type) for s in items] + \
                    [(s.triple.tail, s.triple.tail_type) for s in items]
+        t0 = time.perf_counter()
         entity_of, rep = self.resolver(resolve).resolve(mentions, store.entities(), progress=progress)
+        t1 = time.perf_counter()
         triples: dict[str, Triple] = {}
         for s in items:
             r = s.triple
@@ -227,7 +230,8 @@ class KGLayer:
             triples.setdefault(t.id, t)
         store.upsert(entity_of.values(), triples.values())
         return Loaded(triples=len(triples), entities=len({e.id for e in entity_of.values()}),
-                      resolution=rep.to_dict())
+                      resolution=rep.to_dict(),
+                      seconds={"resolution": round(t1 - t0, 2), "writes": round(time.perf_counter() - t1, 2)})
 
     def _finish(self, store: GraphStore, step: str, seconds: float, usage: Usage | None,
                 progress: Progress) -> tuple[dict[str, int], SyncReport]:
@@ -359,8 +363,10 @@ class KGLayer:
             docs = sorted({s.doc_id for s in items})
             store.delete_documents(docs)
             report.loaded = self._load(store, items, resolve, progress)
+            t0 = time.perf_counter()
             report.totals, sync = self._finish(store, "kg.import", time.perf_counter() - start, None, progress)
             report.loaded.index = asdict(sync)
+            report.loaded.seconds["index"] = round(time.perf_counter() - t0, 2)
             digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
             state["imports"][path.name] = {"hash": digest, "documents": docs[:20], "rows": len(read.rows)}
             atomic_write_json(self.dir / STATE, state)
