@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import importlib
 import json
 import logging
 import os
@@ -197,12 +198,17 @@ class Part:
 
     gens: a `Generations` directory (the current generation is hard-linked: a generation never
     changes once committed); file: copied (state files, the Kùzu database); tree: a directory that
-    `snapshot(dst)` copies (the Oxigraph store makes its own checkpoint)."""
+    `snapshot(dst)` copies (the Oxigraph store makes its own checkpoint); undo: state outside the
+    workspace (a graph on a Neo4j server) that cannot be copied: before changing it, the layer writes
+    what puts it back into `BuildJournal.undo_file(path)`, and a rollback calls `restore` (a
+    "module:function" taking the workspace and that file; named, not passed, because the rollback
+    may run in a later process)."""
 
-    path: str                                          # relative to the workspace root
-    kind: Literal["gens", "file", "tree"]
+    path: str                                          # relative to the workspace root; undo: a name
+    kind: Literal["gens", "file", "tree", "undo"]
     snapshot: Callable[[Path], None] | None = None     # tree: writes the copy at dst (default: a plain copy)
     busy: Callable[[], bool] | None = None             # still open in this process: not to be swapped now
+    restore: str | None = None                         # undo: "module:function(ws, undo_file)"
 
 
 def _link_or_copy(src: str, dst: str) -> None:
@@ -210,6 +216,9 @@ def _link_or_copy(src: str, dst: str) -> None:
         os.link(src, dst)
     except OSError:  # another file system
         shutil.copy2(src, dst)
+
+
+UNDO_DIR = "undo"
 
 
 class BuildJournal:
@@ -254,7 +263,9 @@ class BuildJournal:
     def _keep(self, part: Part, snap: Path) -> dict[str, Any]:
         live, dst = self.ws.root / part.path, snap / part.path
         entry: dict[str, Any] = {"path": part.path, "kind": part.kind, "existed": False}
-        if part.kind == "gens":
+        if part.kind == "undo":
+            entry["restore"] = part.restore
+        elif part.kind == "gens":
             name = Generations(live).pointer()
             entry.update(existed=name is not None, gen=name)
             if name is not None:
@@ -273,6 +284,14 @@ class BuildJournal:
                 shutil.copytree(live, dst)
         return entry
 
+    def undo_file(self, name: str) -> Path | None:
+        """Where an undo part named `name` writes what restores its outside state; None when no
+        build journal is open (a command that writes outside a build has no rollback to prepare)."""
+        if not self.pending:
+            return None
+        (self.dir / UNDO_DIR).mkdir(exist_ok=True)
+        return self.dir / UNDO_DIR / name
+
     def commit(self) -> None:
         crash_point("journal.committing")
         self._retire()
@@ -285,8 +304,17 @@ class BuildJournal:
             return None
         journal = json.loads((self.dir / "journal.json").read_text(encoding="utf-8"))
         snap, trash = self.dir / "snap", self.dir / "trash"
+        for e in journal["parts"]:  # state outside the workspace first: its undo files live in the journal
+            undo = self.dir / UNDO_DIR / e["path"]
+            if e["kind"] == "undo" and undo.exists():
+                module, _, name = e["restore"].partition(":")
+                getattr(importlib.import_module(module), name)(self.ws, undo)
+                undo.unlink()  # restored: a stop from here on does not restore it twice
+                crash_point("journal.undone")
         for i, e in enumerate(journal["parts"]):
             live, dst = self.ws.root / e["path"], snap / e["path"]
+            if e["kind"] == "undo":
+                continue
             if e["kind"] == "gens":
                 if e["existed"]:
                     gen = e["gen"]

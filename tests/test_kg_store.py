@@ -337,3 +337,51 @@ def test_a_server_index_follows_the_server_and_an_unreachable_one_is_an_error(bo
     a = answer_waterfall(s, Q_BLUES, layers=["kg"])
     assert a.layer == "none" and [st.step for st in a.trace] == ["kg.error"]
     assert f"GraphStoreError: cannot reach Neo4j at {uri}" in a.trace[0].outcome
+
+
+class _Shared:
+    """The session-wide Bolt store handed to a layer that would close it: closing is a no-op."""
+
+    def __init__(self, store) -> None:
+        self._store = store
+
+    def __getattr__(self, name):
+        return getattr(self._store, name)
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_failed_build_puts_the_server_graph_back(bolt_store, workspace, embedder, monkeypatch):
+    """On Neo4j the graph lives outside the workspace, so the build journal cannot copy it: the KG
+    step writes down what it changes there first, and a rollback puts that back. A build that fails
+    after writing to the server leaves the server as the last committed build left it."""
+    from kg_fixtures import kg_session
+
+    from pyramid.build import build_pyramid
+    from pyramid.corpus import Document
+
+    bolt_store._run("MATCH (n) DETACH DELETE n", write=True)
+    shared = _Shared(bolt_store)
+    s = kg_session(workspace, embedder, {}, backend="neo4j", neo4j_uri="bolt://127.0.0.1:1", mode="rules")
+    monkeypatch.setattr(s.kg, "store", lambda write=False: shared)  # FalkorDB: one long-lived connection
+    monkeypatch.setattr("pyramid.kg.layer.make_store", lambda *a, **k: shared)
+    first = [Document("moss", "Dr Ada Moss works for the Department of Botany. She teaches Plant Ecology."),
+             Document("reed", "Prof. Tom Reed works for the Department of Physics.")]
+    build_pyramid(s, first, steps=("text", "kg"))
+    before = sorted((t.subject.name, t.relation, t.object.name, t.doc_id) for t in bolt_store.iter_triples())
+    assert {d for *_, d in before} == {"moss", "reed"}, before
+
+    second = [Document("moss", "Dr Ada Moss works for the Department of Zoology."), first[1],
+              Document("lane", "Dr Ian Lane works for the Department of Chemistry.")]
+    monkeypatch.setenv("POLYRAG_TEST_KILL_AT", "kg.synced:ERR")  # after the server was written to
+    with pytest.raises(OSError, match="injected fault at kg.synced"):
+        build_pyramid(s, second, steps=("text", "kg"))
+    after = sorted((t.subject.name, t.relation, t.object.name, t.doc_id) for t in bolt_store.iter_triples())
+    assert after == before
+    assert not (workspace.root / ".build").exists()  # rolled back, journal gone
+
+    monkeypatch.delenv("POLYRAG_TEST_KILL_AT")
+    build_pyramid(s, second, steps=("text", "kg"))
+    now = {(t.subject.name, t.object.name, t.doc_id) for t in bolt_store.iter_triples()}
+    assert any(d == "lane" for *_, d in now) and not any(o == "Department of Botany" for _, o, _ in now), now

@@ -22,7 +22,7 @@ import numpy as np
 
 from pyramid.embeddings import Embedder
 from pyramid.errors import Hint, WorkspaceError
-from pyramid.kg.model import Entity, Triple
+from pyramid.kg.model import Triple, triple_from_json, triple_to_json
 from pyramid.workspace import Generations
 
 
@@ -39,20 +39,6 @@ class SyncReport:
     removed: int = 0
     kept: int = 0
     total: int = 0
-
-
-def _to_json(t: Triple) -> str:
-    return json.dumps({"id": t.id, "s": [t.subject.id, t.subject.name, t.subject.norm, t.subject.type],
-                       "r": t.relation, "c": t.canonical, "o": [t.object.id, t.object.name, t.object.norm,
-                                                             t.object.type],
-                       "p": t.properties, "chunk": t.chunk_id, "doc": t.doc_id, "conf": t.confidence},
-                      ensure_ascii=False)
-
-
-def _from_json(line: str) -> Triple:
-    d = json.loads(line)
-    return Triple(d["id"], Entity(*d["s"]), d["r"], Entity(*d["o"]), d["c"], d["p"], d["chunk"], d["doc"],
-                  d["conf"])
 
 
 LEGACY_SOURCE = "kuzu"  # indexes written before `source` was recorded mirrored the workspace's Kùzu graph
@@ -75,7 +61,7 @@ class TripleIndex:
             return self
         try:
             with open(gen / "triples.jsonl", encoding="utf-8") as fh:
-                triples = [_from_json(line) for line in fh]
+                triples = [triple_from_json(line) for line in fh]
             matrix = np.load(gen / "vectors.npy")
             meta = json.loads((gen / "meta.json").read_text(encoding="utf-8"))
         except (OSError, ValueError, KeyError, TypeError) as err:
@@ -124,7 +110,7 @@ class TripleIndex:
                 task.done()
         with self.gens.commit() as gen:
             with open(gen / "triples.jsonl", "w", encoding="utf-8") as fh:
-                fh.writelines(_to_json(t) + "\n" for t in wanted)
+                fh.writelines(triple_to_json(t) + "\n" for t in wanted)
             np.save(gen / "vectors.npy", matrix)
             (gen / "meta.json").write_text(json.dumps({"model": self.embedder.model_id, "dim": dim,
                                                        "triples": len(wanted), "source": self.source}),

@@ -37,7 +37,7 @@ from pyramid.kg.extract import MODES, Extractor, RawTriple
 from pyramid.kg.importer import OnError, check_errors, read_triples
 from pyramid.kg.index import SyncReport, TripleHit, TripleIndex
 from pyramid.kg.journal import ExtractionJournal, run_chunks
-from pyramid.kg.model import Entity, Triple
+from pyramid.kg.model import Entity, Triple, triple_from_json, triple_to_json
 from pyramid.kg.resolve import EntityResolver, compatible, similar_pairs
 from pyramid.kg.store import GraphStore
 from pyramid.layers import BuildRequest, StepReport, timed_step
@@ -45,9 +45,10 @@ from pyramid.llm import LLM
 from pyramid.progress import NullProgress, Progress
 from pyramid.types import LayerName
 from pyramid.usage import Usage
-from pyramid.workspace import Part, Workspace, atomic_write_json, crash_point
+from pyramid.workspace import BuildJournal, Part, Workspace, atomic_write_json, crash_point
 
 LAYER: LayerName = "kg"
+SERVER_UNDO = "kg-server.json"  # the build journal's undo file for a graph on a server
 # read: the triples of the pages' schema-aware reading (pyramid.ontology.pages), the ontology's own;
 # auto: read when there is a schema to read against, else grounded for the tiny default model, else cascade
 MODE_CHOICES = ("auto", "read", *MODES)
@@ -330,6 +331,7 @@ class KGLayer:
         in the state: a stop before the state is written redoes them."""
         loaded = state["docs"]
         store = self.store(write=True)
+        self._prepare_undo(store, [d.id for d in ready] + removed)
         store.delete_documents([d.id for d in ready if d.id in loaded] + removed)
         crash_point("kg.deleted")
         report.loaded = self._load(store, items, resolve, progress) if items else Loaded()
@@ -344,6 +346,22 @@ class KGLayer:
         crash_point("kg.synced")
         atomic_write_json(self.dir / STATE, state)
         crash_point("kg.state")
+
+    def _prepare_undo(self, store: GraphStore, docs: list[str]) -> None:
+        """On a server (Neo4j), before the build changes `docs` there: their triples as they are, in
+        the build journal, so a rollback can put them back (pyramid.workspace.Part "undo"). The first
+        record of a document wins: it is the one from before the build."""
+        if self.cfg.backend == "kuzu" or not docs:
+            return
+        path = BuildJournal(self.ws).undo_file(SERVER_UNDO)
+        if path is None:
+            return
+        undo = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"docs": [], "triples": []}
+        new = set(docs) - set(undo["docs"])
+        undo["docs"] += sorted(new)
+        undo["triples"] += [triple_to_json(t) for t in store.iter_triples() if t.doc_id in new]
+        atomic_write_json(path, undo)  # on disk before the server changes
+        crash_point("kg.undo")
 
     # ------------------------------------------------------------------ import
     def import_file(self, path: Path, *, fmt: str = "auto", on_error: OnError = "abort",
@@ -386,6 +404,8 @@ class KGLayer:
         if self.cfg.backend == "kuzu":
             self.close()
             parts += [Part(rel + "graph.kuzu", "file"), Part(rel + "graph.kuzu.wal", "file")]
+        else:  # the server's graph: what the build changes there is written down first, and put back
+            parts.append(Part(SERVER_UNDO, "undo", restore="pyramid.kg.layer:restore_server"))
         return parts
 
     def update(self, request: BuildRequest) -> list[StepReport]:
@@ -485,3 +505,18 @@ class KGLayer:
         vecs = self.embedder.embed([e.norm or e.name for e in entities], kind="document")
         best = [(s, a, b) for s, a, b in similar_pairs(vecs, DUPLICATE_HINT) if compatible(entities[a], entities[b])]
         return [(entities[a].name, entities[b].name, round(s, 3)) for s, a, b in best[:n]]
+
+
+def restore_server(ws: Workspace, undo: Path) -> None:
+    """A rollback's part for a server graph (see `KGLayer._prepare_undo`): the documents a stopped or
+    failed build touched are deleted there and their earlier triples written back. Idempotent."""
+    data = json.loads(undo.read_text(encoding="utf-8"))
+    triples = [triple_from_json(line) for line in data["triples"]]
+    store = make_store(ws.settings.kg, ws.layer_dir(LAYER), read_only=False)
+    try:
+        store.delete_documents(data["docs"])
+        if triples:
+            entities = {e.id: e for t in triples for e in (t.subject, t.object)}
+            store.upsert(entities.values(), triples)
+    finally:
+        store.close()

@@ -90,6 +90,21 @@ class Triple:
         return json.dumps(self.properties, ensure_ascii=False, sort_keys=True)
 
 
+def triple_to_json(t: Triple) -> str:
+    """One line of JSON that `triple_from_json` reads back into an equal Triple (properties included)."""
+    return json.dumps({"id": t.id, "s": [t.subject.id, t.subject.name, t.subject.norm, t.subject.type],
+                       "r": t.relation, "c": t.canonical, "o": [t.object.id, t.object.name, t.object.norm,
+                                                             t.object.type],
+                       "p": t.properties, "chunk": t.chunk_id, "doc": t.doc_id, "conf": t.confidence},
+                      ensure_ascii=False)
+
+
+def triple_from_json(line: str) -> Triple:
+    d = json.loads(line)
+    return Triple(d["id"], Entity(*d["s"]), d["r"], Entity(*d["o"]), d["c"], d["p"], d["chunk"], d["doc"],
+                  d["conf"])
+
+
 @dataclass(frozen=True)
 class RelationCount:
     canonical: str
