@@ -24,6 +24,7 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from collections import Counter
@@ -150,8 +151,11 @@ def polyrag(*args, kill_at: str | None = None, trace: Path | None = None) -> sub
         extra["POLYRAG_TEST_KILL_AT"] = kill_at
     if trace:
         extra["POLYRAG_TEST_TRACE_POINTS"] = str(trace)
+    # SIGINT back to its default in the child: a run started in the background by a shell inherits it
+    # ignored, and Python then never turns it into KeyboardInterrupt (the Ctrl-C cases would pass nothing)
     return subprocess.run([sys.executable, "-c", "import cli; cli.main()", *map(str, args)], cwd=ROOT,
-                          env=_env(**extra), capture_output=True, text=True, timeout=300)
+                          env=_env(**extra), capture_output=True, text=True, timeout=300,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def build(ws: Path, docs: Path, schema: Path, **kw) -> subprocess.CompletedProcess:

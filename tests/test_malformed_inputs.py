@@ -322,3 +322,12 @@ def test_a_bad_document_id_leaves_the_workspace_unchanged(workspace, tmp_path, c
     code, out, err = run_cli([*args, "--docs", docs], capsys)
     one_error(code, err, f"{docs}, line 2, field 'id': document id 'bad\\nid' contains a control character")
     assert snapshot(workspace.root) == before
+
+
+def test_an_rdf_file_with_one_huge_line_is_one_error(tmp_path):
+    # the parser's buffer is bounded (16 MB): past it pyoxigraph raises MemoryError, which is the file's
+    # fault, said as such
+    path = tmp_path / "one-line.ttl"
+    path.write_bytes(b"<http://example.org/a> <http://example.org/b> \"" + b"x" * (17 << 20) + b"\" .\n")
+    with pytest.raises(InputError, match=r"one-line\.ttl: invalid Turtle: a single token or line is too long"):
+        read_rdf(path)

@@ -191,7 +191,7 @@ def read_triples(path: Path, fmt: str = "auto") -> ImportRead:
                     continue
                 records.append((line, rec))
         except csv.Error as err:
-            raise InputError(f"malformed CSV ({err})", path=path, line=reader.line_num) from None
+            raise InputError(f"malformed CSV ({err})", path=path, line=max(reader.line_num, 1)) from None
     else:
         raise InputError(f"unknown format '{fmt}' (json, jsonl, csv)", path=path)
     for line, rec in records:

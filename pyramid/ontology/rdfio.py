@@ -215,6 +215,9 @@ def read_rdf(path: str | Path, *, base_iri: str | None = None) -> RdfFile:
         raise _syntax_error(err, path, fmt, data) from None
     except ValueError as err:  # e.g. a JSON-LD remote context, which would need the network
         raise InputError(f"invalid {fmt.name}: {err}", path=path) from None
+    except MemoryError as err:  # the parser's bounded buffer: one token or line of more than 16 MB
+        raise InputError(f"invalid {fmt.name}: a single token or line is too long for the parser ({err})",
+                         path=path) from None
     return RdfFile(path, fmt, quads, dict(parser.prefixes))
 
 
