@@ -29,16 +29,16 @@ def _layer(workspace: Path, *, create: bool = False):
 
 
 def _print_rows(result, fmt: str) -> None:
-    import csv
     import sys
 
-    if fmt == "json":
+    from pyramid.ontology.results import FORMATS, serialize
+
+    if fmt == "rows":
         print_json(result.rows)
-    elif fmt == "csv":
-        writer = csv.writer(sys.stdout)
-        writer.writerow(result.variables)
-        for row in result.rows:
-            writer.writerow(["" if row.get(v) is None else row[v] for v in result.variables])
+    elif fmt in FORMATS:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(serialize(result, fmt))
+        sys.stdout.buffer.flush()
     else:
         from rich.table import Table
 
@@ -147,7 +147,9 @@ def stats(workspace: WorkspaceArg, as_json: Annotated[bool, typer.Option("--json
 
 def sparql(workspace: WorkspaceArg,
            query: Annotated[str, typer.Argument(help="a SELECT, ASK, CONSTRUCT or DESCRIBE query, or @FILE")],
-           fmt: Annotated[str, typer.Option("--format", help="table, json or csv")] = "table",
+           fmt: Annotated[str, typer.Option("--format", help="table, rows (JSON list of plain rows), or a W3C "
+                                            "format: json, xml, csv, tsv (SELECT/ASK); turtle, ntriples, "
+                                            "jsonld (CONSTRUCT/DESCRIBE)")] = "table",
            limit: Annotated[int | None, typer.Option(min=1, help="row cap (default ontology.row_cap)")] = None,
            timeout: Annotated[float | None, typer.Option(callback=positive_seconds,
                                                          help="seconds (default ontology.timeout_s)")] = None
@@ -156,9 +158,10 @@ def sparql(workspace: WorkspaceArg,
 
     Prefixes rdf, rdfs, owl, xsd, the schema's own and ':' (the schema namespace) need no declaration."""
     from pyramid.errors import InputError
+    from pyramid.ontology.results import FORMATS
 
-    if fmt not in ("table", "json", "csv"):
-        raise InputError(f"unknown --format '{fmt}' (choose table, json or csv)")
+    if fmt not in ("table", "rows", *FORMATS):
+        raise InputError(f"unknown --format '{fmt}' (choose table, rows, {', '.join(FORMATS)})")
     source = query[1:] if query.startswith("@") else None
     if source is not None:
         try:
@@ -172,7 +175,7 @@ def sparql(workspace: WorkspaceArg,
         check_utf8(query, "query")
         layer = _layer(workspace)
         _check_schema_terms(layer, query)
-        rows = layer.query(query, timeout_s=timeout, row_cap=limit)
+        rows = layer.query(query, timeout_s=timeout, row_cap=limit, typed=fmt in FORMATS)
     except InputError as problem:  # the query's own faults, said of the file it came from
         raise problem.at(source) if source is not None and problem.path == "query" else problem from None
     _print_rows(rows, fmt)

@@ -84,7 +84,7 @@ def with_ontology(indexed, tmp_path, capsys):
     ttl.write_text(ONTO)
     code, out, err = run_cli(["ontology", "import", indexed, ttl], capsys)
     assert code == 0, err
-    code, out, err = run_cli(["sparql", indexed, COUNT, "--format", "json"], capsys)
+    code, out, err = run_cli(["sparql", indexed, COUNT, "--format", "rows"], capsys)
     assert code == 0 and json.loads(out) == [{"n": 13}], out + err
     return indexed
 
@@ -285,7 +285,7 @@ def test_moving_the_damaged_store_aside_and_importing_again_recovers(with_ontolo
     ttl = tmp_path / "onto.ttl"
     code, out, err = run_cli(["ontology", "import", ws, ttl], capsys)
     assert code == 0, err
-    code, out, err = run_cli(["sparql", ws, COUNT, "--format", "json"], capsys)
+    code, out, err = run_cli(["sparql", ws, COUNT, "--format", "rows"], capsys)
     assert code == 0 and json.loads(out) == [{"n": 13}], err
 
 

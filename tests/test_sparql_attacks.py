@@ -246,7 +246,7 @@ def test_polyrag_sparql_refuses_or_bounds_every_case(ws, live, capsys, case_id):
     case = cases[case_id]
     before = store_digest(ws)
     start = time.perf_counter()
-    code, out, err = run_cli(["sparql", ws, case.query, "--format", "json", "--timeout", TIMEOUT], capsys)
+    code, out, err = run_cli(["sparql", ws, case.query, "--format", "rows", "--timeout", TIMEOUT], capsys)
     seconds = time.perf_counter() - start
     assert store_digest(ws) == before
     assert hits == []

@@ -342,9 +342,11 @@ class OntologyLayer:
 
     # ------------------------------------------------------------------ reading
     def query(self, query: str, *, timeout_s: float | None = None, row_cap: int | None = None,
-              graphs: list[str] | None = None) -> QueryResult:
+              graphs: list[str] | None = None, typed: bool = False) -> QueryResult:
+        """A user's or a question's query (checked, timed, capped); `typed`: W3C bindings, for serialising."""
         return self.store.run_query(query, timeout_s=timeout_s or self.settings.timeout_s,
-                                    row_cap=row_cap or self.settings.row_cap, prefixes=self.prefixes, graphs=graphs)
+                                    row_cap=row_cap or self.settings.row_cap, prefixes=self.prefixes, graphs=graphs,
+                                    typed=typed)
 
     def select(self, query: str, *, timeout_s: float | None = None, row_cap: int | None = None,
                graphs: list[str] | None = None) -> list[dict[str, Any]]:

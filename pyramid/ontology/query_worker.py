@@ -31,6 +31,7 @@ import os
 import select
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,12 +65,16 @@ def _size(row: dict[str, Any]) -> int:
 
 
 def execute(store, query: str, *, row_cap: int | None, prefixes: dict[str, str] | None = None,
-            graphs: list[str] | None = None, max_bytes: int | None = None) -> QueryResult:
+            graphs: list[str] | None = None, max_bytes: int | None = None, typed: bool = False) -> QueryResult:
     """Run a (checked) read query on an open pyoxigraph store; `graphs` = the default graph's members;
-    `max_bytes`: ResultTooLarge once the rows' text passes it."""
+    `max_bytes`: ResultTooLarge once the rows' text passes it; `typed`: values as W3C JSON bindings
+    (rdfio.to_w3c) instead of plain Python values, for results that are serialised."""
     import pyoxigraph as ox
 
-    from pyramid.ontology.rdfio import to_python
+    from pyramid.ontology.rdfio import to_python, to_w3c
+
+    if typed:
+        to_python = to_w3c  # noqa: F811 - one conversion or the other, chosen per query
 
     start = time.perf_counter()
     kwargs: dict[str, Any] = {"prefixes": prefixes or None}
@@ -133,7 +138,7 @@ def serve(path: str, memory_mb: int, reply_mb: int = 64) -> None:
                 # no system-level guard here (not Linux x86_64/aarch64): fail closed on the word itself
                 raise PermissionError("SERVICE")
             res = execute(store, req["query"], row_cap=req.get("row_cap"), prefixes=req.get("prefixes"),
-                          graphs=req.get("graphs"), max_bytes=reply_mb * 1_000_000)
+                          graphs=req.get("graphs"), max_bytes=reply_mb * 1_000_000, typed=bool(req.get("typed")))
             reply = {"ok": True, **res.__dict__}
         except SyntaxError as err:
             reply = {"ok": False, "why": "syntax", "error": str(err)}
@@ -164,6 +169,7 @@ class QueryWorker:
         self.memory_mb = memory_mb
         self.reply_mb = reply_mb
         self._proc: subprocess.Popen | None = None
+        self._lock = threading.RLock()
         atexit.register(self.close)
 
     def _start(self) -> subprocess.Popen:
@@ -179,23 +185,25 @@ class QueryWorker:
         return self._proc
 
     def run(self, query: str, *, timeout_s: float, row_cap: int | None, prefixes: dict[str, str] | None,
-            graphs: list[str] | None, generation: str | None) -> QueryResult:
-        try:
-            return self._run(query, timeout_s, row_cap, prefixes, graphs, generation)
-        except _StoreChanged:
-            # A write replaced files under the worker's read-only snapshot mid-query: once more, fresh.
-            self.close()
-            return self._run(query, timeout_s, row_cap, prefixes, graphs, generation)
+            graphs: list[str] | None, generation: str | None, typed: bool = False) -> QueryResult:
+        # one child, one request line at a time: threads of a server take turns
+        with self._lock:
+            try:
+                return self._run(query, timeout_s, row_cap, prefixes, graphs, generation, typed)
+            except _StoreChanged:
+                # A write replaced files under the worker's read-only snapshot mid-query: once more, fresh.
+                self.close()
+                return self._run(query, timeout_s, row_cap, prefixes, graphs, generation, typed)
 
     def _run(self, query: str, timeout_s: float, row_cap: int | None, prefixes: dict[str, str] | None,
-             graphs: list[str] | None, generation: str | None) -> QueryResult:
+             graphs: list[str] | None, generation: str | None, typed: bool = False) -> QueryResult:
         from pyramid.errors import InputError, QueryRefused, QueryTimeout
         from pyramid.ontology.safety import syntax_error
 
         start = time.perf_counter()
         proc = self._start()
         request = {"query": query, "row_cap": row_cap, "prefixes": prefixes, "graphs": graphs,
-                   "generation": generation}
+                   "generation": generation, "typed": typed}
         try:
             proc.stdin.write((json.dumps(request) + "\n").encode())
             proc.stdin.flush()

@@ -258,6 +258,25 @@ def to_python(term: Any) -> Any:
     return str(term)  # RDF-star triple terms
 
 
+def to_w3c(term: Any) -> dict[str, str] | None:
+    """An RDF term as a W3C SPARQL JSON binding ({"type": "uri" | "literal" | "bnode", "value", and a
+    literal's "datatype" or "xml:lang"}): what keeps IRIs and strings apart in serialised results."""
+    if term is None:
+        return None
+    if isinstance(term, ox.NamedNode):
+        return {"type": "uri", "value": term.value}
+    if isinstance(term, ox.BlankNode):
+        return {"type": "bnode", "value": term.value}
+    if isinstance(term, ox.Literal):
+        out = {"type": "literal", "value": term.value}
+        if term.language:
+            out["xml:lang"] = term.language
+        elif term.datatype.value != XSD + "string":
+            out["datatype"] = term.datatype.value
+        return out
+    return {"type": "triple", "value": str(term)}  # RDF-star
+
+
 def lexical(value: Any) -> str:
     """A plain value of a result row (see to_python) as text: IRIs as they are, booleans and numbers in
     their SPARQL lexical form."""

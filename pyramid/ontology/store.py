@@ -167,7 +167,7 @@ class OntologyStore:
             yield self._open(read_only=True)
 
     def run_query(self, query: str, *, timeout_s: float, row_cap: int | None, prefixes: dict[str, str] | None = None,
-              graphs: list[str] | None = None) -> QueryResult:
+                  graphs: list[str] | None = None, typed: bool = False) -> QueryResult:
         """A user's or a question's query: checked read-only, killed after timeout_s, capped at row_cap."""
         from pyramid.ontology.safety import check_query
 
@@ -180,7 +180,8 @@ class OntologyStore:
         registry = self._registry()
         try:
             return self._worker.run(query, timeout_s=timeout_s, row_cap=row_cap, prefixes=prefixes,
-                                    graphs=self._iris(graphs) if where else [], generation=registry["generation"])
+                                    graphs=self._iris(graphs) if where else [], generation=registry["generation"],
+                                    typed=typed)
         except _StoreChanged:
             # The store failed in the worker twice: if it does not even open here, say it is damaged.
             if where is not None:
