@@ -6,4 +6,4 @@ product code imports them). Command functions parse, call one library function a
 imports stay inside them so `polyrag --help` loads neither numpy nor torch.
 """
 
-BUILTINS = ("commands.core", "commands.ontology", "commands.kg", "commands.complete")
+BUILTINS = ("commands.core", "commands.ontology", "commands.kg", "commands.complete", "commands.serve")

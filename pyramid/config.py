@@ -225,6 +225,14 @@ class QuerySettings(BaseModel):
                                  "the evidence's support (see querying.compose) is below this; 0 = never")
 
 
+class ServeSettings(BaseModel):
+    token: SecretStr = Field(SecretStr(""), description="`polyrag serve`: the bearer token that writing endpoints "
+                             "ask for, and without which the server binds only to loopback; prefer "
+                             "POLYRAG_SERVE__TOKEN over writing it here")
+    max_body_kb: int = Field(256, ge=1, description="`polyrag serve`: largest request body accepted")
+    max_rows: int = Field(10_000, ge=1, description="`polyrag serve`: row cap of a /sparql query")
+
+
 class Settings(BaseSettings):
     """All of PolyRAG's settings. Sections mirror the TOML tables."""
 
@@ -238,6 +246,7 @@ class Settings(BaseSettings):
     ontology: OntologySettings = Field(default_factory=OntologySettings)
     query: QuerySettings = Field(default_factory=QuerySettings)
     completion: CompletionSettings = Field(default_factory=CompletionSettings)
+    serve: ServeSettings = Field(default_factory=ServeSettings)
 
     @classmethod
     def settings_customise_sources(cls, settings_cls, init_settings, env_settings, dotenv_settings,

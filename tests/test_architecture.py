@@ -12,9 +12,10 @@ import pytest
 from conftest import ROOT
 
 # pyramid (types, errors, settings, workspace, providers, layers, extraction, build) ← querying
-# ← completion ← the command line; benchmarks may import anything, and nothing imports them.
-RANK = {"pyramid": 0, "querying": 1, "completion": 2, "commands": 3, "cli": 3}
-PACKAGES = ("pyramid", "querying", "completion", "commands", "benchmarks")
+# ← completion ← serving (the HTTP app) ← the command line; benchmarks may import anything, and
+# nothing imports them.
+RANK = {"pyramid": 0, "querying": 1, "completion": 2, "serving": 2.5, "commands": 3, "cli": 3}
+PACKAGES = ("pyramid", "querying", "completion", "serving", "commands", "benchmarks")
 
 
 def _modules() -> dict[str, Path]:

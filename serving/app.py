@@ -1,0 +1,200 @@
+"""The HTTP application: the question-answering API and a SPARQL 1.1 Protocol endpoint.
+
+    POST /ask          {question, options?, layer?, layers?, sparql?, k?} → the Answer JSON
+    GET  /search       ?q=&k=&lam=   the text layer's hybrid search
+    GET  /kg/search    ?q=&k=        the KG's triple search
+    GET  /stats, /health
+    GET|POST /sparql   SPARQL 1.1 Protocol: ?query= (GET), form `query=` or application/sparql-query
+                       (POST); results by content negotiation (W3C JSON, XML, CSV, TSV; Turtle,
+                       N-Triples, JSON-LD for CONSTRUCT/DESCRIBE)
+
+Reads are served while another process builds: each request first picks up the last committed
+generation of every layer, under a lock held for the request, so no request sees two generations.
+Everything here reads; `require_token` guards what will write (curator actions), with the token of
+`serve.token` / POLYRAG_SERVE__TOKEN. The project's errors become 400 (bad input, refused query),
+404 (a layer not built), 503 (a store or model that does not answer) and 504 (a timeout), each
+with one message.
+"""
+
+from __future__ import annotations
+
+import hmac
+import threading
+from pathlib import Path
+from typing import Any, Literal
+
+from fastapi import FastAPI, Header, HTTPException, Query, Request
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, Field
+
+from pyramid.errors import InputError, PolyragError, QueryRefused, QueryTimeout, WorkspaceError
+from pyramid.session import Session
+from pyramid.types import Answer, LayerName
+from pyramid.workspace import Workspace
+
+
+class AskRequest(BaseModel):
+    question: str = Field(min_length=1, max_length=4000)
+    options: list[str] | None = Field(None, description="MCQ/MAQ options; the answer selects those supported")
+    layer: LayerName | None = Field(None, description="one layer only")
+    layers: list[LayerName] | None = Field(None, description="the waterfall's layers (default query.layers)")
+    sparql: Literal["plan", "raw"] = "plan"
+    k: int | None = Field(None, ge=1, le=100)
+
+
+class Server:
+    """One workspace's session, shared by the requests; `lock` makes each request one generation."""
+
+    def __init__(self, workspace: Path) -> None:
+        self.ws = Workspace.open(workspace)
+        self.session = Session(self.ws)
+        self.lock = threading.RLock()
+
+    def refresh(self) -> None:
+        """The last committed generation of each layer (cheap when nothing changed)."""
+        if self.ws.generations("text").current() is not None:
+            self.session.text.load()
+        if self.session.kg.exists:
+            self.session.kg.index.load()
+
+
+def _status(err: PolyragError) -> int:
+    if isinstance(err, QueryTimeout):
+        return 504
+    if isinstance(err, (InputError, QueryRefused)):
+        return 400
+    if isinstance(err, WorkspaceError) and "has no" in str(err):
+        return 404
+    return 503
+
+
+def create_app(workspace: Path, *, token: str | None = None) -> FastAPI:
+    server = Server(workspace)
+    cfg = server.ws.settings.serve
+    token = token or cfg.token.get_secret_value() or None
+    app = FastAPI(title="PolyRAG", summary="Question answering over a knowledge pyramid (ontology, KG, text)",
+                  version=_version())
+    app.state.server = server
+
+    @app.exception_handler(PolyragError)
+    async def project_error(request: Request, err: PolyragError) -> JSONResponse:
+        return JSONResponse({"error": str(err)}, status_code=_status(err))
+
+    @app.middleware("http")
+    async def body_limit(request: Request, call_next):
+        size = request.headers.get("content-length")
+        if size is not None and size.isdigit() and int(size) > cfg.max_body_kb * 1024:
+            return JSONResponse({"error": f"request body over {cfg.max_body_kb} KB (serve.max_body_kb)"},
+                                status_code=413)
+        return await call_next(request)
+
+    def require_token(authorization: str | None = Header(None)) -> None:
+        """For endpoints that write: `Authorization: Bearer <serve.token>`; none configured → refused."""
+        given = (authorization or "").removeprefix("Bearer ").strip()
+        if not token or not hmac.compare_digest(given.encode(), token.encode()):
+            raise HTTPException(401, "this endpoint writes: send Authorization: Bearer <serve.token>")
+
+    app.state.require_token = require_token
+
+    @app.get("/health")
+    def health() -> dict[str, Any]:
+        from querying.waterfall import built_layers
+
+        with server.lock:
+            server.refresh()
+            return {"status": "ok", "workspace": str(server.ws.root), "layers": sorted(built_layers(server.session))}
+
+    @app.get("/stats")
+    def stats() -> dict[str, Any]:
+        return server.ws.manifest()
+
+    @app.post("/ask", response_model=Answer)
+    def ask(req: AskRequest) -> Answer:
+        from querying.router import ask as route
+
+        with server.lock:
+            server.refresh()
+            return route(server.session, req.question, layer=req.layer, layers=req.layers, options=req.options,
+                         sparql_mode=req.sparql, k=req.k)
+
+    @app.get("/search")
+    def search(q: str = Query(min_length=1, max_length=4000), k: int = Query(10, ge=1, le=100),
+               lam: float | None = Query(None, ge=0, le=1)) -> list[dict[str, Any]]:
+        with server.lock:
+            server.refresh()
+            hits = server.session.text.search(q, k=k, lam=lam)
+        return [{"chunk_id": h.chunk.id, "doc_id": h.chunk.doc_id, "score": round(h.score, 6),
+                 "dense": round(h.dense, 6), "sparse": round(h.sparse, 6), "text": h.chunk.text} for h in hits]
+
+    @app.get("/kg/search")
+    def kg_search(q: str = Query(min_length=1, max_length=4000), k: int = Query(10, ge=1, le=100)
+                  ) -> list[dict[str, Any]]:
+        with server.lock:
+            server.refresh()
+            hits = server.session.kg.search(q, k=k)
+        return [{"subject": h.triple.subject.name, "relation": h.triple.relation, "object": h.triple.object.name,
+                 "score": round(h.score, 6), "doc_id": h.triple.doc_id, "chunk_id": h.triple.chunk_id} for h in hits]
+
+    async def sparql(request: Request) -> Response:
+        from starlette.concurrency import run_in_threadpool
+
+        query = await _protocol_query(request)
+        # the query process answers in a thread: the event loop keeps serving meanwhile
+        return await run_in_threadpool(_run_sparql, server, query, request.headers.get("accept"), cfg.max_rows)
+
+    app.add_api_route("/sparql", sparql, methods=["GET"], operation_id="sparql_get",
+                      summary="SPARQL 1.1 Protocol query (?query=)")
+    app.add_api_route("/sparql", sparql, methods=["POST"], operation_id="sparql_post",
+                      summary="SPARQL 1.1 Protocol query (form field or application/sparql-query)")
+
+    return app
+
+
+async def _protocol_query(request: Request) -> str:
+    """The query of a SPARQL 1.1 Protocol request: ?query= (GET), a form field or the body (POST)."""
+    if request.method == "GET":
+        query = request.query_params.get("query")
+    else:
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind == "application/sparql-update":
+            raise HTTPException(400, "this endpoint only reads: SPARQL updates are refused")
+        if kind == "application/sparql-query":
+            try:
+                query = (await request.body()).decode("utf-8")
+            except UnicodeDecodeError:
+                raise HTTPException(400, "the query is not UTF-8 text") from None
+        elif kind == "application/x-www-form-urlencoded":
+            from urllib.parse import parse_qs
+
+            try:
+                form = parse_qs((await request.body()).decode("utf-8"), keep_blank_values=True)
+            except UnicodeDecodeError:
+                raise HTTPException(400, "the form is not UTF-8 text") from None
+            if "update" in form:
+                raise HTTPException(400, "this endpoint only reads: SPARQL updates are refused")
+            query = (form.get("query") or [None])[0]
+        else:
+            raise HTTPException(415, "send the query as application/sparql-query or a form field `query`")
+    if not isinstance(query, str) or not query.strip():
+        raise HTTPException(400, "no query (pass `query`)")
+    return query
+
+
+def _run_sparql(server: Server, query: str, accept: str | None, max_rows: int) -> Response:
+    from pyramid.ontology.results import FORMATS, is_graph, negotiate, serialize
+
+    with server.lock:
+        result = server.session.ontology.query(query, row_cap=max_rows, typed=True)
+    fmt = negotiate(accept, graph=is_graph(result))
+    if not fmt:
+        raise HTTPException(406, f"none of {accept!r} fits this result")
+    return Response(serialize(result, fmt), media_type=FORMATS[fmt])
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("polyrag")
+    except PackageNotFoundError:
+        return "0"

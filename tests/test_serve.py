@@ -1,0 +1,182 @@
+"""`polyrag serve` over loopback: the API (a real uvicorn server in a thread, real Oxigraph, MiniLM and
+bm25s; the scripted model with no rules, so any model call fails loudly) and the SPARQL 1.1 Protocol
+endpoint driven by a real client, SPARQLWrapper."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+from conftest import run_cli
+
+ONTO = """@prefix ex: <http://example.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+ex:Bridge a owl:Class ; rdfs:label "bridge" .
+ex:River a owl:Class ; rdfs:label "river" .
+ex:crosses a owl:ObjectProperty ; rdfs:label "crosses" ; rdfs:domain ex:Bridge ; rdfs:range ex:River .
+ex:millbrook a ex:Bridge ; rdfs:label "Millbrook Bridge" ; ex:crosses ex:wenn .
+ex:stone a ex:Bridge ; rdfs:label "Stone Bridge" ; ex:crosses ex:wenn .
+ex:wenn a ex:River ; rdfs:label "River Wenn" .
+"""
+DOCS = [{"id": "toll", "text": "Crossing the Millbrook Bridge costs two dollars by car and nothing by bicycle."},
+        {"id": "ferry", "text": "A ferry crossed the River Wenn every hour before the bridges were built."}]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    import uvicorn
+
+    root = tmp_path_factory.mktemp("serve")
+    ws, rules = root / "ws", root / "rules.json"
+    rules.write_text("{}")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("POLYRAG_LLM__PROVIDER", "scripted")
+    mp.setenv("POLYRAG_LLM__SCRIPTED_FILE", str(rules))
+    docs, ttl = root / "docs.jsonl", root / "onto.ttl"
+    docs.write_text("".join(json.dumps(d) + "\n" for d in DOCS))
+    ttl.write_text(ONTO)
+    for args in (["index", ws, "--docs", docs], ["ontology", "import", ws, ttl]):
+        code = _cli(args)
+        assert code == 0, args
+    from serving.app import create_app
+
+    app = create_app(ws)
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 60
+    while not server.started:
+        assert time.time() < deadline and thread.is_alive(), "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}", ws
+    server.should_exit = True
+    thread.join(timeout=10)
+    mp.undo()
+
+
+def _cli(args) -> int:
+    import sys
+
+    import cli
+
+    old = sys.argv
+    sys.argv = ["polyrag", *map(str, args)]
+    try:
+        cli.main()
+        return 0
+    except SystemExit as e:
+        return e.code if isinstance(e.code, int) else 1
+    finally:
+        sys.argv = old
+
+
+def call(url: str, *, body: dict | bytes | None = None, headers: dict | None = None, method: str | None = None):
+    data = json.dumps(body).encode() if isinstance(body, dict) else body
+    hdrs = {"Content-Type": "application/json"} if isinstance(body, dict) else {}
+    req = urllib.request.Request(url, data=data, headers={**hdrs, **(headers or {})}, method=method)
+    try:
+        with urllib.request.urlopen(req, timeout=120) as resp:
+            return resp.status, resp.headers.get("content-type", ""), resp.read()
+    except urllib.error.HTTPError as err:
+        return err.code, err.headers.get("content-type", ""), err.read()
+
+
+def test_health_stats_and_openapi(served):
+    base, ws = served
+    status, _, body = call(base + "/health")
+    assert status == 200 and set(json.loads(body)["layers"]) == {"text", "ontology"}
+    status, _, body = call(base + "/stats")
+    assert status == 200 and json.loads(body)["layers"]["text"]["documents"] == 2
+    status, _, body = call(base + "/openapi.json")
+    assert status == 200 and {"/ask", "/search", "/kg/search", "/sparql"} <= set(json.loads(body)["paths"])
+
+
+def test_ask_answers_from_the_ontology_without_a_model(served):
+    base, _ = served
+    status, _, body = call(base + "/ask", body={"question": "Which river does the Millbrook Bridge cross?"})
+    answer = json.loads(body)
+    assert status == 200 and answer["layer"] == "ontology", answer
+    assert "River Wenn" in answer["text"] and answer["usage"]["calls"] == 0
+
+
+def test_search_returns_ranked_chunks(served):
+    base, _ = served
+    status, _, body = call(base + "/search?q=how+much+is+the+toll+by+car&k=2")
+    hits = json.loads(body)
+    assert status == 200 and hits[0]["doc_id"] == "toll" and hits[0]["score"] >= hits[1]["score"]
+
+
+def test_bad_requests_are_one_message(served):
+    base, _ = served
+    status, _, body = call(base + "/ask", body={"question": ""})
+    assert status == 422
+    status, _, body = call(base + "/kg/search?q=toll")  # no KG built here
+    assert status == 404 and "knowledge graph" in json.loads(body)["error"]
+    status, _, body = call(base + "/ask", body={"question": "x" * 300_000})
+    assert status == 413 and "serve.max_body_kb" in json.loads(body)["error"]
+
+
+def test_sparql_protocol_with_a_real_client(served):
+    from SPARQLWrapper import CSV, JSON, TURTLE, XML, SPARQLWrapper
+
+    base, _ = served
+    q = "SELECT ?b ?label WHERE { ?b a <http://example.org/Bridge> ; rdfs:label ?label } ORDER BY ?label"
+    client = SPARQLWrapper(base + "/sparql")
+    client.setQuery(q)
+    client.setReturnFormat(JSON)
+    rows = client.query().convert()["results"]["bindings"]
+    assert [r["label"]["value"] for r in rows] == ["Millbrook Bridge", "Stone Bridge"]
+    assert rows[0]["b"] == {"type": "uri", "value": "http://example.org/millbrook"}
+    client.setReturnFormat(XML)
+    doc = client.query().convert()  # an xml.dom document
+    assert len(doc.getElementsByTagName("result")) == 2
+    client.setReturnFormat(CSV)
+    assert client.query().convert().decode().splitlines()[0] == "b,label"
+    client.setMethod("POST")
+    client.setQuery("ASK { <http://example.org/stone> <http://example.org/crosses> <http://example.org/wenn> }")
+    client.setReturnFormat(JSON)
+    assert client.query().convert()["boolean"] is True
+    client.setQuery("CONSTRUCT { ?b <http://example.org/crosses> ?r } WHERE { ?b <http://example.org/crosses> ?r }")
+    client.setReturnFormat(TURTLE)
+    import rdflib
+
+    assert len(rdflib.Graph().parse(data=client.query().convert(), format="turtle")) == 2
+
+
+def test_sparql_endpoint_refuses_what_the_cli_refuses(served):
+    base, ws = served
+    from benchmarks.attacks import store_digest
+
+    before = store_digest(ws)
+    for body, kind in ((b"DELETE WHERE { ?s ?p ?o }", "application/sparql-query"),
+                       (b"SELECT * WHERE { SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } }",
+                        "application/sparql-query"),
+                       (b"update=DROP+ALL", "application/x-www-form-urlencoded"),
+                       (b"DROP ALL", "application/sparql-update")):
+        status, _, out = call(base + "/sparql", body=body, headers={"Content-Type": kind}, method="POST")
+        assert status == 400, (body, out)
+    assert store_digest(ws) == before
+    status, _, _ = call(base + "/sparql?query=SELECT+*+WHERE+%7B%3Fs+%3Fp+%3Fo%7D",
+                        headers={"Accept": "image/png"})
+    assert status == 406
+
+
+def test_serving_beyond_loopback_needs_a_token(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("POLYRAG_SERVE__TOKEN", raising=False)
+    ws = tmp_path / "ws"
+    assert run_cli(["init", ws], capsys)[0] == 0
+    code, out, err = run_cli(["serve", ws, "--host", "0.0.0.0"], capsys)
+    assert code == 2 and "refusing to serve on 0.0.0.0 without a token" in " ".join(err.split())
