@@ -62,6 +62,21 @@ def bench_fiqa_answers(data: Annotated[Path, typer.Option(help="FiQA directory")
     out.print((out_dir / "fiqa-answers.md").read_text(encoding="utf-8"))
 
 
+@app.command("serve")
+def bench_serve(data: Annotated[Path, typer.Option(help="shared data directory")] = DATA,
+                out_dir: REPORTS = Path("reports"),
+                rounds: Annotated[int, typer.Option(min=1, help="times each question is asked under load")] = 5
+                ) -> None:
+    """`polyrag serve` over loopback: /ask latency and throughput with 8 clients, /sparql against
+    in-process on LUBM(1), and a write beside 8 clients."""
+    from benchmarks import serve
+    from pyramid.progress import RichProgress
+
+    with RichProgress(err) as progress:
+        serve.run(data, out_dir, rounds=rounds, progress=progress)
+    out.print((out_dir / "serve.md").read_text(encoding="utf-8"))
+
+
 @app.command("scale")
 def bench_scale(data: Annotated[Path, typer.Option(help="shared data directory")] = DATA,
                 out_dir: REPORTS = Path("reports"),

@@ -1,0 +1,251 @@
+"""`polyrag bench serve`: `polyrag serve` driven over loopback (issue 13's targets), bounded in count
+and time.
+
+- /ask on ontology-answered questions (the open AcadChall dev questions the ontology layer answers,
+  on the imported PolyU ontology): latency alone, then throughput with 8 concurrent clients;
+- /sparql on LUBM(1): each of the 14 queries through HTTP (W3C JSON) beside the same query in
+  process (`OntologyLayer.query`), best of 3 each;
+- a write beside 8 clients: `polyrag ontology import` of another file while they ask; failed
+  requests and answers that are neither the before nor the after answer are counted.
+
+The server runs as its own process (`polyrag serve`), with the default (tiny) model, which the
+ontology layer does not call for these questions.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from benchmarks.report import md_table, write_report
+from pyramid.progress import NullProgress, Progress
+
+NAME = "serve"
+ROOT = Path(__file__).resolve().parents[1]
+CLIENTS = 8
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _cli(*args: Any) -> None:
+    proc = subprocess.run([sys.executable, "-c", "import cli; cli.main()", *map(str, args)], cwd=ROOT,
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"polyrag {' '.join(map(str, args))}: {proc.stderr[-500:]}")
+
+
+class Served:
+    """`polyrag serve WS` in a child process, on a free loopback port."""
+
+    def __init__(self, ws: Path) -> None:
+        self.port = _port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc = subprocess.Popen([sys.executable, "-c", "import cli; cli.main()", "serve", str(ws), "--port",
+                                      str(self.port)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.time() + 120
+        while True:
+            try:
+                if self.get("/health")[0] == 200:
+                    break
+            except OSError:
+                pass
+            if self.proc.poll() is not None or time.time() > deadline:
+                raise RuntimeError("the server did not start: " + (self.proc.stderr.read() or b"").decode()[-500:])
+            time.sleep(0.2)
+
+    def get(self, path: str, headers: dict | None = None) -> tuple[int, bytes]:
+        return self._send(urllib.request.Request(self.base + path, headers=headers or {}))
+
+    def post(self, path: str, body: dict) -> tuple[int, bytes]:
+        return self._send(urllib.request.Request(self.base + path, data=json.dumps(body).encode(),
+                                                 headers={"Content-Type": "application/json"}))
+
+    @staticmethod
+    def _send(req: urllib.request.Request) -> tuple[int, bytes]:
+        try:
+            with urllib.request.urlopen(req, timeout=120) as resp:
+                return resp.status, resp.read()
+        except urllib.error.HTTPError as err:
+            return err.code, err.read()
+
+    def close(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=30)
+
+
+def _ontology_ws(data_dir: Path, cache: Path) -> Path:
+    ws = cache / "serve-polyu-ws"
+    if not (ws / "manifest.json").exists():
+        _cli("ontology", "import", ws, data_dir / "polyu" / "polyu_onto.ttl")
+    return ws
+
+
+def _ask(server: Served, question: str) -> tuple[float, int, dict]:
+    t0 = time.perf_counter()
+    status, body = server.post("/ask", {"question": question, "layers": ["ontology"]})
+    ms = (time.perf_counter() - t0) * 1000
+    return ms, status, (json.loads(body) if status == 200 else {"error": body[:200].decode(errors="replace")})
+
+
+def ask_load(server: Served, questions: list[str], rounds: int) -> dict[str, Any]:
+    for q in questions:  # warm: the ontology context, caches
+        _ask(server, q)
+    answered = [q for q in questions if _ask(server, q)[2].get("layer") == "ontology"]
+    alone = [_ask(server, q)[0] for q in answered for _ in range(2)]
+    jobs = answered * rounds
+    start = time.perf_counter()
+    with ThreadPoolExecutor(CLIENTS) as pool:
+        results = list(pool.map(lambda q: _ask(server, q), jobs))
+    wall = time.perf_counter() - start
+    lat = [ms for ms, _, _ in results]
+    return {"questions": len(questions), "ontology_answered": len(answered),
+            "alone_p50_ms": round(float(np.percentile(alone, 50)), 1),
+            "alone_p95_ms": round(float(np.percentile(alone, 95)), 1),
+            "clients": CLIENTS, "requests": len(jobs), "failed": sum(s != 200 for _, s, _ in results),
+            "per_s": round(len(jobs) / wall, 1), "loaded_p50_ms": round(float(np.percentile(lat, 50)), 1),
+            "loaded_p95_ms": round(float(np.percentile(lat, 95)), 1)}
+
+
+def sparql_overhead(tmp: Path) -> dict[str, Any]:
+    from urllib.parse import quote
+
+    from benchmarks.lubm import ONTOLOGY
+    from benchmarks.lubm.generator import generate
+    from benchmarks.lubm.queries import QUERIES
+    from pyramid.ontology.layer import OntologyLayer
+    from pyramid.workspace import Workspace
+
+    data = generate(1, tmp / "lubm-data")
+    ws = tmp / "lubm-ws"
+    layer = OntologyLayer(Workspace.init(ws))
+    layer.load_schema(ONTOLOGY)
+    for path in data:
+        layer.import_instances(path)
+    layer.reason()
+    rows = []
+    server = Served(ws)
+    try:
+        layer.query("ASK { ?s ?p ?o }")
+        for name, q in QUERIES.items():
+            local, remote, n = [], [], 0
+            for _ in range(3):
+                t0 = time.perf_counter()
+                n = len(layer.query(q, row_cap=10**7, timeout_s=120).rows)
+                local.append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                status, body = server.get("/sparql?query=" + quote(q),
+                                          headers={"Accept": "application/sparql-results+json"})
+                remote.append(time.perf_counter() - t0)
+                if status != 200:
+                    raise RuntimeError(f"{name}: HTTP {status}: {body[:200]!r}")
+            rows.append({"query": name, "rows": n, "in_process_ms": round(min(local) * 1000, 1),
+                         "http_ms": round(min(remote) * 1000, 1)})
+    finally:
+        server.close()
+        layer.close()
+    total_local = sum(r["in_process_ms"] for r in rows)
+    total_http = sum(r["http_ms"] for r in rows)
+    return {"rows": rows, "in_process_ms": round(total_local, 1), "http_ms": round(total_http, 1),
+            "overhead": round(total_http / total_local - 1, 3)}
+
+
+def write_beside(server: Served, ws: Path, questions: list[str], data_dir: Path, tmp: Path) -> dict[str, Any]:
+    """8 clients ask while another process re-imports part of the ontology (a write)."""
+    before = {q: _ask(server, q)[2].get("text") for q in questions}
+    extra = tmp / "extra.ttl"
+    extra.write_text("@prefix ex: <http://example.org/bench#> .\n" + "".join(
+        f"ex:thing{i} a ex:Thing ; ex:note \"note {i}\" .\n" for i in range(20_000)))
+    stop = threading.Event()
+    results: list[tuple[str, int, dict]] = []
+
+    def client(i: int) -> None:
+        k = i
+        while not stop.is_set():
+            q = questions[k % len(questions)]
+            k += 1
+            _, status, ans = _ask(server, q)
+            results.append((q, status, ans))
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(CLIENTS)]
+    for t in threads:
+        t.start()
+    start = time.perf_counter()
+    _cli("ontology", "import", ws, extra)
+    write_s = time.perf_counter() - start
+    time.sleep(1.0)
+    stop.set()
+    for t in threads:
+        t.join()
+    failed = sum(s != 200 for _, s, _ in results)
+    partial = sum(s == 200 and a.get("text") != before[q] for q, s, a in results)  # the import adds no answer
+    return {"requests": len(results), "failed": failed, "changed_answers": partial, "write_s": round(write_s, 1)}
+
+
+def run(data_dir: Path, out_dir: Path, *, rounds: int = 5, progress: Progress | None = None) -> dict[str, Any]:
+    progress = progress or NullProgress()
+    task = progress.task("serve: /ask, /sparql, a write beside", 3)
+    questions = [json.loads(line)["question"] for line in
+                 (data_dir / "acadchall" / "questions_open_dev.jsonl").read_text(encoding="utf-8").splitlines()
+                 if line.strip()]
+    cache = ROOT / "reports" / ".cache"
+    cache.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="polyrag-serve-") as tmp_name:
+        tmp = Path(tmp_name)
+        ws = tmp / "polyu"
+        src = _ontology_ws(data_dir, cache)
+        subprocess.run(["cp", "-a", str(src), str(ws)], check=True)  # the write below must not touch the cache
+        server = Served(ws)
+        try:
+            ask = ask_load(server, questions, rounds)
+            task.advance()
+            answered = [q for q in questions if _ask(server, q)[2].get("layer") == "ontology"]
+            beside = write_beside(server, ws, answered, data_dir, tmp)
+        finally:
+            server.close()
+        task.advance()
+        sparql = sparql_overhead(tmp)
+        task.advance()
+    task.done()
+    data = {"ask": ask, "sparql": sparql, "write_beside": beside, "cpu_count": os.cpu_count()}
+    write_report(out_dir, NAME, data, markdown(data))
+    return data
+
+
+def markdown(d: dict[str, Any]) -> str:
+    a, s, w = d["ask"], d["sparql"], d["write_beside"]
+    return "\n".join([
+        "# `polyrag serve` over loopback", "",
+        f"## /ask, ontology layer ({a['ontology_answered']} of {a['questions']} open AcadChall dev questions answered "
+        f"by it; PolyU ontology imported)", "",
+        md_table(["measure", "value", "target"], [
+            ["p50 latency, one client (ms)", a["alone_p50_ms"], "≤ 50"],
+            ["p95 latency, one client (ms)", a["alone_p95_ms"], ""],
+            [f"questions/s, {a['clients']} clients ({a['requests']} requests)", a["per_s"], "≥ 50"],
+            [f"p50 latency, {a['clients']} clients (ms)", a["loaded_p50_ms"], ""],
+            ["failed requests", a["failed"], "0"]]), "",
+        "## /sparql on LUBM(1): the 14 queries, HTTP (W3C JSON) beside in-process, best of 3", "",
+        md_table(["query", "rows", "in-process ms", "HTTP ms"],
+                 [[r["query"], r["rows"], r["in_process_ms"], r["http_ms"]] for r in s["rows"]]
+                 + [["**all**", "", s["in_process_ms"], s["http_ms"]]]), "",
+        f"Overhead of HTTP over in-process: {s['overhead']:.1%} (target ≤ 10%).", "",
+        f"## A write beside {CLIENTS} clients", "",
+        f"`polyrag ontology import` of 40,000 new triples ({w['write_s']} s) while {CLIENTS} clients asked: "
+        f"{w['requests']} requests, {w['failed']} failed, {w['changed_answers']} answers other than before the write "
+        "(the write adds nothing these questions ask about, so any change would be a partial read).", ""])
