@@ -19,6 +19,22 @@ from pyramid.errors import Hint, PolyragError
 app = typer.Typer(help="PolyRAG: question answering over a knowledge pyramid (ontology, KG, text).",
                   no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False)
 
+
+def _version(value: bool) -> None:
+    if value:
+        try:
+            version = metadata.version("polyrag")
+        except metadata.PackageNotFoundError:
+            version = "unknown (not installed)"
+        typer.echo(f"polyrag {version}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="print the version and exit")) -> None:
+    """PolyRAG: question answering over a knowledge pyramid (ontology, KG, text)."""
+
 for _name in BUILTINS:
     import_module(_name).register(app)
 for _plugin in metadata.entry_points(group="polyrag.commands"):

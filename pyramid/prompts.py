@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from string import Template
 
 _SECTION = re.compile(r"^### (system|user)\s*$", re.MULTILINE)
@@ -46,8 +47,39 @@ def parse_prompt(name: str, raw: str) -> Prompt:
     return Prompt(name=name, system=sections.get("system", ""), user=sections["user"])
 
 
-@cache
+_overrides: Path | None = None  # the open workspace's prompts/ directory
+
+
+def use_workspace_prompts(directory: Path | None) -> None:
+    """Prompts in `directory` (`WS/prompts/<name>.md`) win over the package's from now on; the
+    session sets it when it opens a workspace."""
+    global _overrides
+    _overrides = Path(directory) if directory is not None else None
+
+
 def load_prompt(package: str, name: str) -> Prompt:
-    """Load `<package>/prompts/<name>.md`."""
+    """`WS/prompts/<name>.md` when the open workspace has one, else `<package>/prompts/<name>.md`."""
+    override = _overrides / f"{name}.md" if _overrides is not None else None
+    if override is not None and override.is_file():
+        return _load_file(override, override.stat().st_mtime_ns, f"{package}.{name}")
+    return _load_packaged(package, name)
+
+
+@cache
+def _load_packaged(package: str, name: str) -> Prompt:
     raw = resources.files(package).joinpath("prompts", f"{name}.md").read_text(encoding="utf-8")
     return parse_prompt(f"{package}.{name}", raw)
+
+
+@cache
+def _load_file(path: Path, mtime_ns: int, name: str) -> Prompt:
+    """A workspace's prompt (cached per modification time: an edit is read at the next call)."""
+    from pyramid.errors import InputError
+
+    try:
+        return parse_prompt(name, path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as err:
+        raise InputError(f"cannot read the prompt ({err})", path=path) from None
+    except ValueError as err:
+        raise InputError(f"not a prompt file: {err} (sections start with '### system' and '### user')",
+                         path=path) from None

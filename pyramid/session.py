@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from pyramid.corpus_store import CorpusStore
 from pyramid.embeddings import Embedder
 from pyramid.llm import LLM, LLMProvider, make_llm
+from pyramid.prompts import use_workspace_prompts
 from pyramid.usage import UsageMeter
 from pyramid.workspace import Workspace
 
@@ -21,6 +22,7 @@ class Session:
         self.ws = ws
         self.settings = ws.settings
         self.meter = UsageMeter()
+        use_workspace_prompts(ws.root / "prompts")  # WS/prompts/<name>.md overrides a packaged prompt
         self._provider = provider
         if embedder is not None:
             self.embedder = embedder
