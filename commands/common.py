@@ -59,6 +59,27 @@ def positive_seconds(value: float | None) -> float | None:
     return value
 
 
+OutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="file to write (written whole or not at "
+                                                 "all); default: standard output")]
+
+
+def emit(data: bytes, output: Path | None) -> None:
+    """`data` to `output` (a temporary file renamed into place) or to standard output."""
+    if output is None:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    from pyramid.errors import InputError
+    from pyramid.workspace import atomic_write_bytes
+
+    try:
+        atomic_write_bytes(Path(output), data)
+    except OSError as problem:
+        raise InputError(f"cannot write ({problem.strerror})", path=output) from None
+    err.print(f"wrote {len(data):,} bytes to {escape(str(output))}")
+
+
 def unit_interval(value: float | None) -> float | None:
     """Typer callback for a weight in [0, 1]: nan passes click's range check, so it is refused here."""
     if value is not None and not (math.isfinite(value) and 0 <= value <= 1):

@@ -1,4 +1,4 @@
-"""`polyrag kg build|import|sync|stats|search|condense`."""
+"""`polyrag kg build|import|sync|stats|search|condense|export`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from commands.common import WorkspaceArg, err, open_session, out, print_json, read_lines
+from commands.common import OutputOpt, WorkspaceArg, emit, err, open_session, out, print_json, read_lines
 
 app = typer.Typer(help="Knowledge-graph layer: build by extraction, import triples, stats, search, condense.",
                   no_args_is_help=True)
@@ -191,3 +191,23 @@ def _anchors(session):
     except CompletionError as e:
         err.print(f"no ontology anchors ({e}); relations are grouped by similarity only", markup=False)
         return OntologyView((), ())
+
+
+@app.command("export")
+def export(workspace: WorkspaceArg,
+           fmt: Annotated[str, typer.Option("--format", help="csv, jsonl (as kg import reads it), graphml or rdf "
+                                                            "(N-Triples)")] = "csv",
+           output: OutputOpt = None) -> None:
+    """Write the knowledge graph's triples for other tools (spreadsheets, Gephi/networkx, RDF stores)."""
+    from pyramid.errors import WorkspaceError
+    from pyramid.kg.export import FORMATS
+    from pyramid.kg.export import export as export_kg
+
+    if fmt not in FORMATS:
+        from pyramid.errors import InputError
+
+        raise InputError(f"unknown format '{fmt}' (choose {', '.join(FORMATS)})")
+    kg = open_session(workspace).kg
+    if not kg.exists:
+        raise WorkspaceError(f"workspace {workspace} has no knowledge graph yet")
+    emit(export_kg(kg.store().iter_triples(), fmt), output)

@@ -1,4 +1,4 @@
-"""`polyrag ontology load-schema|import|reason|stats|extract` and `polyrag sparql`."""
+"""`polyrag ontology load-schema|import|reason|stats|extract|export` and `polyrag sparql`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from commands.common import WorkspaceArg, check_utf8, positive_seconds, print_json
+from commands.common import OutputOpt, WorkspaceArg, check_utf8, emit, positive_seconds, print_json
 
 app = typer.Typer(help="Ontology layer: schema, instance import, reasoning, extraction, stats.", no_args_is_help=True)
 out = Console(soft_wrap=True, highlight=False)
@@ -211,3 +211,14 @@ def extract(workspace: WorkspaceArg,
         out.print(f"[yellow]{len(r.failed_chunks)} chunks failed[/] ({', '.join(r.failed_chunks[:5])}); "
                   f"{r.documents_pending} documents wait for them: run the command again to retry")
 
+
+@app.command("export")
+def export(workspace: WorkspaceArg,
+           part: Annotated[str, typer.Option(help="schema, instances, inferred or all")] = "all",
+           fmt: Annotated[str, typer.Option("--format", help="turtle, ntriples, jsonld or nquads (graph names "
+                                                            "kept)")] = "turtle",
+           output: OutputOpt = None) -> None:
+    """Write the ontology (or one part of it) as one RDF document."""
+    from pyramid.ontology.export import export as export_rdf
+
+    emit(export_rdf(_layer(workspace), part, fmt), output)
