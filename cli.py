@@ -51,13 +51,13 @@ ACTIONS = {
     "load_schema": "load a schema with `polyrag ontology load-schema {ws} FILE` first",
     "reason": "run `polyrag ontology reason {ws}`",
     "run_completion": "run `polyrag complete run {ws}` first",
-    "accept_proposal": "accept some with `polyrag complete accept ID -w {ws}` first",
+    "accept_proposal": "accept some with `polyrag complete accept {ws} ID` first",
     "init_workspace": "create it with `polyrag init {ws}` or by indexing documents into it "
                       "(`polyrag index {ws} --docs PATH`)",
     "index_long_text": "put long texts into the corpus with `polyrag index`",
     "rebuild_kg": "run `polyrag kg build {ws}` again",
     "rerun_completion": "run `polyrag complete run {ws}` again",
-    "rename_proposal": "accept it under a new name with `polyrag complete accept ID --name NEW_NAME -w {ws}`",
+    "rename_proposal": "accept it under a new name with `polyrag complete accept {ws} ID --name NEW_NAME`",
     "fix_proposals": ("fix the edit, or delete the file to start over without its decisions (every `polyrag "
                       "complete` command, `run` included, refuses the file until then)"),
 }

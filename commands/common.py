@@ -16,8 +16,6 @@ out = Console()
 err = Console(stderr=True)
 
 WorkspaceArg = Annotated[Path, typer.Argument(help="workspace directory")]
-WorkspaceOpt = Annotated[Path, typer.Option("--workspace", "-w", help="workspace directory (default: the "
-                                            "current directory)")]
 ReportDir = Annotated[Path, typer.Option("--out", help="report directory")]
 DATA = Path("../shared/data")
 

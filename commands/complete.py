@@ -1,4 +1,4 @@
-"""`polyrag complete run|show|accept|reject|apply|history|plot`: the curator's commands."""
+"""`polyrag complete run|show|accept|reject|apply|undo|history|plot`: the curator's commands."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from commands.common import WorkspaceArg, WorkspaceOpt, e, err, open_session, out
+from commands.common import WorkspaceArg, e, err, open_session, out
 
 app = typer.Typer(help="Ontology completion: propose what the KG knows and the ontology lacks; a curator accepts "
                        "or rejects; apply extends the schema.", no_args_is_help=True)
@@ -95,38 +95,44 @@ def run(workspace: WorkspaceArg,
               markup=False)
     print_proposals(out, files.load().proposals, limit=top)
     out.print(f"{s['covered']} clusters only reword existing attributes; {s['suppressed_rejected']} "
-              f"suppressed as already rejected or accepted. Details: polyrag complete show ID -w {workspace}",
+              f"suppressed as already rejected or accepted. Details: polyrag complete show {workspace} ID",
               markup=False)
 
 @app.command("show")
-def show(pid: IdArg, workspace: WorkspaceOpt = Path(".")) -> None:
+def show(workspace: WorkspaceArg, pid: IdArg) -> None:
     """One proposal in full: relations, evidence triples with their chunks, instances it would add."""
     from completion.review import show as show_one
 
     print_one(out, show_one(_files(workspace), pid))
 
 @app.command("accept")
-def accept(pid: IdArg, workspace: WorkspaceOpt = Path("."),
+def accept(workspace: WorkspaceArg, pid: IdArg,
            name: Annotated[str | None, typer.Option("--name", help="the term's name instead of the "
                                                        "suggested one")] = None,
            domain: Annotated[str | None, typer.Option("--domain", help="the attribute's domain class "
-                                                         "instead of the suggested one")] = None) -> None:
+                                                         "instead of the suggested one")] = None,
+           label: Annotated[str | None, typer.Option("--label", help="the term's label (default: from the "
+                                                        "name when renamed)")] = None,
+           why: Annotated[str | None, typer.Option("--why", help="reason, written into the RDF on apply")] = None,
+           by: Annotated[str | None, typer.Option("--by", help="curator's name (default: the login name)")] = None
+           ) -> None:
     """Accept a proposal (the schema changes on `apply`)."""
     from completion.proposals import display_name
     from completion.review import accept as do_accept
 
-    p = do_accept(_files(workspace), pid, name=name, domain=domain)
+    p = do_accept(_files(workspace), pid, name=name, domain=domain, label=label, why=why, by=by)
     out.print(f"accepted {p.id}: {display_name(p)}; run `polyrag complete apply {workspace}` to add it",
               markup=False)
 
 @app.command("reject")
-def reject(pid: IdArg, workspace: WorkspaceOpt = Path("."),
-           why: Annotated[str | None, typer.Option("--why", help="reason, kept with the decision")] = None
+def reject(workspace: WorkspaceArg, pid: IdArg,
+           why: Annotated[str | None, typer.Option("--why", help="reason, kept with the decision")] = None,
+           by: Annotated[str | None, typer.Option("--by", help="curator's name (default: the login name)")] = None
            ) -> None:
     """Reject a proposal; later runs will not propose it again."""
     from completion.review import reject as do_reject
 
-    p = do_reject(_files(workspace), pid, why=why)
+    p = do_reject(_files(workspace), pid, why=why, by=by)
     out.print(f"rejected {p.id} ({p.name}); it will not be proposed again", markup=False)
 
 @app.command("apply")
@@ -143,6 +149,20 @@ def apply(workspace: WorkspaceArg) -> None:
               f"{f', {rep.skipped_instances} not applicable to the domain' if rep.skipped_instances else ''}); "
               f"reasoning re-run ({rep.target}). Diff: polyrag complete history {workspace} --diff "
               f"{rep.version.number}", markup=False)
+
+@app.command("undo")
+def undo(workspace: WorkspaceArg) -> None:
+    """Undo the last apply: the schema and the instances as they were before it; its proposals are
+    accepted again."""
+    from completion.apply import undo_last_apply
+    from completion.review import CompletionFiles
+    from completion.workspace_io import ontology_target
+
+    session = open_session(workspace)
+    v = undo_last_apply(CompletionFiles(session.ws), ontology_target(session))
+    out.print(f"undid schema version {v.number} ({', '.join(v.proposals)}): the schema and instances are as "
+              f"before it; its proposals are accepted again", markup=False)
+
 
 @app.command("history")
 def history(workspace: WorkspaceArg,

@@ -57,7 +57,7 @@ def _attribute(p: Proposal, items: list[Assertion], view: OntologyView,
         raise ReviewError(f"proposal {p.id}: range {p.range!r} is neither xsd:… nor a class of the ontology")
     kind = OWL + ("ObjectProperty" if is_object else "DatatypeProperty")
     schema = [Statement(iri, RDF_TYPE, kind), Statement(iri, RDFS + "label", p.label, literal=True),
-              Statement(iri, RDFS + "domain", domain), Statement(iri, RDFS + "range", rng)]
+              Statement(iri, RDFS + "domain", domain), Statement(iri, RDFS + "range", rng), *_provenance(iri, p)]
     facts, skipped = [], 0
     for a in items:
         if a.subject_iri is None or a.subject_cls != domain:
@@ -74,10 +74,25 @@ def _attribute(p: Proposal, items: list[Assertion], view: OntologyView,
     return schema, facts, skipped
 
 
+DCTERMS = "http://purl.org/dc/terms/"
+
+
+def _provenance(iri: str, p: Proposal) -> list[Statement]:
+    """Who accepted the term, when and why (Dublin Core terms), and the proposal it came from."""
+    out = [Statement(iri, DCTERMS + "source", f"PolyRAG completion proposal {p.id}", literal=True)]
+    if p.decided_by:
+        out.append(Statement(iri, DCTERMS + "creator", p.decided_by, literal=True))
+    if p.decided:
+        out.append(Statement(iri, DCTERMS + "created", p.decided, literal=True, datatype=XSD + "dateTime"))
+    if p.why:
+        out.append(Statement(iri, DCTERMS + "description", p.why, literal=True))
+    return out
+
+
 def _class(p: Proposal, items: list[Assertion], view: OntologyView) -> tuple[list[Statement], list[Statement]]:
     iri = resolve(p.name, view.base)
     schema = [Statement(iri, RDF_TYPE, OWL + "Class"), Statement(iri, RDFS + "label", p.label, literal=True),
-              Statement(iri, RDFS + "subClassOf", OWL + "Thing")]
+              Statement(iri, RDFS + "subClassOf", OWL + "Thing"), *_provenance(iri, p)]
     facts = []
     for a in items:
         ind = view.base + f"{p.name}_{snake_name(a.subject, max_words=8)}"
@@ -142,3 +157,21 @@ def apply_accepted(files: CompletionFiles, target: OntologyTarget) -> ApplyRepor
         files.save(doc)
         files.save_state(state)
         return ApplyReport(version, [p.id for p in accepted], len(schema), instances, skipped, outcome)
+
+
+def undo_last_apply(files: CompletionFiles, target: OntologyTarget) -> Version:
+    """Put the schema and the instances back as they were before the last apply; its proposals are
+    accepted again (apply re-applies them; reject drops them)."""
+    with files.ws.writing("complete undo"):
+        history = SchemaHistory(files.history)
+        versions = history.versions()
+        if not versions:
+            raise ReviewError("nothing to undo: no apply has been made (polyrag complete history shows none)")
+        last = versions[-1]
+        target.unapply(history.schema(last.number - 1), list(last.proposals))
+        doc = files.load()
+        for p in doc.proposals:
+            if p.version == last.number:
+                p.status, p.version = "accepted", None
+        files.save(doc)
+        return history.drop_last()

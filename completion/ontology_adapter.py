@@ -64,3 +64,21 @@ class LayerTarget:
             raise
         added = len(extended.triples) - len(current.triples) + sum(len(f) for f in instances.values())
         return {"added": added, **({"inferred": int(inferred)} if inferred is not None else {})}
+
+    def unapply(self, schema_lines: list[str], proposal_ids: list[str]) -> None:
+        """Undo an apply: its proposals' instance graphs removed and the schema put back to
+        `schema_lines` (N-Triples, as the history recorded it before that apply)."""
+        import pyoxigraph as ox
+
+        from pyramid.ontology.schema import Schema
+        from pyramid.ontology.store import SCHEMA
+
+        layer = self.layer
+        current = layer.schema
+        info = layer.store.graphs().get(SCHEMA)
+        source = (info.source if info else "schema").split(" + completion")[0]
+        triples = [q.triple if hasattr(q, "triple") else q
+                   for q in ox.parse("\n".join(schema_lines) + "\n", format=ox.RdfFormat.N_TRIPLES)]
+        for pid in proposal_ids:
+            layer.remove_document(COMPLETION_DOC + pid)
+        layer.load_schema(Schema(triples, prefixes=current.prefixes, source=source))

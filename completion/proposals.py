@@ -82,8 +82,9 @@ class Proposal(BaseModel):
     instance_sample: list[InstanceSample] = Field(default_factory=list)
     covered_by: str | None = None  # an existing attribute this cluster only rewords
     generic: bool = False          # most triples use a relation of function words only ('has', 'is a')
-    why: str | None = None         # the curator's reason for a rejection
+    why: str | None = None         # the curator's reason (for a rejection, or an acceptance)
     decided: str | None = None
+    decided_by: str | None = None  # who accepted or rejected it (written into the RDF on apply)
     version: int | None = None     # the schema version an applied proposal went into
 
 

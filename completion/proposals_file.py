@@ -25,7 +25,7 @@ from pyramid.workspace import atomic_write_text
 
 HEADER = """\
 # PolyRAG completion proposals.
-# Decide with `polyrag complete accept ID [--name N] [--domain C]` / `polyrag complete reject ID
+# Decide with `polyrag complete accept WS ID [--name N] [--domain C]` / `polyrag complete reject WS ID
 # [--why TEXT]`, or edit this file: `status` (proposed | accepted | rejected), `name`, `label`,
 # `domain`, `range`. Then `polyrag complete apply WORKSPACE` adds the accepted terms.
 """

@@ -120,8 +120,22 @@ def show(files: CompletionFiles, pid: str) -> Proposal:
     return _get(files.load(), pid)
 
 
-def accept(files: CompletionFiles, pid: str, *, name: str | None = None, domain: str | None = None) -> Proposal:
-    """Mark a proposal accepted (optionally renamed or re-domained); the schema changes on apply."""
+def curator(by: str | None = None) -> str:
+    """Who decides: `by`, else the login name (recorded with the decision and, on apply, in the RDF)."""
+    import getpass
+
+    if by:
+        return by
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "unknown"
+
+
+def accept(files: CompletionFiles, pid: str, *, name: str | None = None, domain: str | None = None,
+           label: str | None = None, why: str | None = None, by: str | None = None) -> Proposal:
+    """Mark a proposal accepted (optionally renamed, relabelled or re-domained); the schema changes on
+    apply. A new name without a label brings its own label ("has_award" → "has award")."""
     with files.ws.writing("complete accept"):
         doc = files.load()
         p = _get(doc, pid)
@@ -131,6 +145,9 @@ def accept(files: CompletionFiles, pid: str, *, name: str | None = None, domain:
             if not _NAME.match(name):
                 raise ReviewError(f"name {name!r}: use letters, digits, _ or - (starting with a letter or _)")
             p.name = name
+            p.label = label or name.replace("_", " ").replace("-", " ")
+        elif label is not None:
+            p.label = label
         if domain is not None:
             if p.kind == "class":
                 raise ReviewError(f"proposal {p.id} is a new class; a domain applies to attributes only")
@@ -138,19 +155,19 @@ def accept(files: CompletionFiles, pid: str, *, name: str | None = None, domain:
                 raise ReviewError(f"domain {domain!r} is not a class of the ontology "
                                   f"(classes: {', '.join(doc.classes)})")
             p.domain = domain
-        p.status, p.why, p.decided = "accepted", None, now()
+        p.status, p.why, p.decided, p.decided_by = "accepted", why, now(), curator(by)
         files.save(doc)
         return p
 
 
-def reject(files: CompletionFiles, pid: str, *, why: str | None = None) -> Proposal:
+def reject(files: CompletionFiles, pid: str, *, why: str | None = None, by: str | None = None) -> Proposal:
     """Mark a proposal rejected and remember it, so later runs do not propose it again."""
     with files.ws.writing("complete reject"):
         doc = files.load()
         p = _get(doc, pid)
         if p.status == "applied":
             raise ReviewError(f"proposal {p.id} was already applied to the schema; it cannot be rejected now")
-        p.status, p.why, p.decided = "rejected", why, now()
+        p.status, p.why, p.decided, p.decided_by = "rejected", why, now(), curator(by)
         state = files.state()
         remember(state, p)
         files.save_state(state)

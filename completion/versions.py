@@ -72,3 +72,15 @@ class SchemaHistory:
         lines = [json.dumps(v.__dict__) for v in [*self.versions(), version]]
         atomic_write_text(self.log, "\n".join(lines) + "\n")
         return version
+
+    def drop_last(self) -> Version:
+        """Forget the last version (an undone apply): its files are kept aside as `*.undone`."""
+        versions = self.versions()
+        last = versions[-1]
+        for suffix in (".nt", ".diff"):
+            path = self.root / f"{last.name}{suffix}"
+            if path.exists():
+                path.replace(path.with_name(f"{last.name}.undone{suffix}"))
+        lines = [json.dumps(v.__dict__) for v in versions[:-1]]
+        atomic_write_text(self.log, "\n".join(lines) + "\n" if lines else "")
+        return last

@@ -85,12 +85,12 @@ def test_bad_inputs_have_clear_messages(pyramid, embedder, capsys):
 
     run_in_workspace(files, target, kg_triples(), embed, CFG)
     ws = str(files.ws.root)
-    code, out, err = run_cli(["complete", "show", "P0001", "-w", ws], capsys)
+    code, out, err = run_cli(["complete", "show", ws, "P0001"], capsys)
     assert code == 0 and "P0001" in out and "evidence:" in out
-    code, out, err = run_cli(["complete", "accept", "P0999", "-w", ws], capsys)
+    code, out, err = run_cli(["complete", "accept", ws, "P0999"], capsys)
     assert code == 2 and "no proposal 'P0999'" in err
     files.proposals.write_text(files.proposals.read_text().replace("status: proposed", "status: [", 1))
-    code, out, err = run_cli(["complete", "reject", "P0001", "-w", ws], capsys)
+    code, out, err = run_cli(["complete", "reject", ws, "P0001"], capsys)
     assert code == 2 and "proposals.yaml, line" in err and "not valid YAML" in err
     # the hint does not send the curator to a command that refuses the file too
     assert "fix the edit" in err and "`run` included" in err and "re-run" not in err

@@ -123,7 +123,13 @@ def test_apply_adds_to_the_schema_losslessly_and_versions_round_trip(layer_ws, f
     diff = SchemaHistory(hist).diff(1).splitlines()
     removed = [d for d in diff if d.startswith("-") and not d.startswith("---")]
     added = [d for d in diff if d.startswith("+") and not d.startswith("+++")]
-    assert removed == [] and len(added) == 4 and all("has_email_address" in d for d in added)
+    # the term (type, label, domain, range) and its provenance (source, creator, created): nothing else
+    assert removed == [] and all(d.startswith(f"+<{BASE}has_email_address>") for d in added)
+    assert sorted(d.split()[1] for d in added) == sorted(
+        ["<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>", "<http://www.w3.org/2000/01/rdf-schema#label>",
+         "<http://www.w3.org/2000/01/rdf-schema#domain>", "<http://www.w3.org/2000/01/rdf-schema#range>",
+         "<http://purl.org/dc/terms/source>", "<http://purl.org/dc/terms/creator>",
+         "<http://purl.org/dc/terms/created>"])
 
 
 def test_two_applies_keep_both_sets_of_instances(layer_ws):
@@ -218,11 +224,12 @@ def test_curator_commands_on_a_workspace(files_dir, tmp_path, capsys):
     assert len(interest) == 1 and len(website) == 1
     assert {r.text for r in website[0].relations} == {"has personal website", "has a personal website",
                                                       "personal website is"}
-    code, out, err = run_cli(["complete", "show", interest[0].id, "-w", ws], capsys)
+    code, out, err = run_cli(["complete", "show", ws, interest[0].id], capsys)
     assert code == 0 and re.search(r"\[chunk c\d+, document d\d+\]", out), out
 
     for pid, name in ((interest[0].id, "has_research_interest"), (website[0].id, "has_website")):
-        assert run_cli(["complete", "accept", pid, "-w", ws, "--name", name], capsys)[0] == 0
+        assert run_cli(["complete", "accept", ws, pid, "--name", name, "--by", "curator-ann",
+                        "--why", f"staff pages state {name}"], capsys)[0] == 0
         code, out, err = run_cli(["complete", "apply", ws], capsys)   # two applies in a row
         assert code == 0, err
     layer = Session(Workspace.open(ws)).ontology
@@ -235,6 +242,28 @@ def test_curator_commands_on_a_workspace(files_dir, tmp_path, capsys):
                       _graph(schema_ttl(), "turtle"))
     code, out, err = run_cli(["ontology", "stats", ws], capsys)
     assert code == 0 and "stale" not in out
+
+    # a rename brings its own label; the decision is in the RDF (Dublin Core terms)
+    rows = layer.store.run_trusted(f"SELECT ?l ?who ?why ?src WHERE {{ <{BASE}has_website> "
+                                   "<http://www.w3.org/2000/01/rdf-schema#label> ?l ; "
+                                   "<http://purl.org/dc/terms/creator> ?who ; <http://purl.org/dc/terms/description> "
+                                   "?why ; <http://purl.org/dc/terms/source> ?src }").rows
+    assert [(r["l"], r["who"], r["why"]) for r in rows] == [("has website", "curator-ann",
+                                                              "staff pages state has_website")], rows
+    assert rows[0]["src"] == f"PolyRAG completion proposal {website[0].id}"
+    # undo the last apply: the schema of v0001 again, the website facts gone, the proposal accepted again
+    code, out, err = run_cli(["complete", "undo", ws], capsys)
+    assert code == 0 and "undid schema version 2" in out, err
+    layer = Session(Workspace.open(ws)).ontology
+    assert _count(layer, f"SELECT (COUNT(*) AS ?n) WHERE {{ ?s <{BASE}has_website> ?o }}") == 0
+    assert _count(layer, f"SELECT (COUNT(*) AS ?n) WHERE {{ ?s <{BASE}has_research_interest> ?o }}") == 40
+    v1 = _graph((history / "v0001.nt").read_text(), "nt")
+    assert isomorphic(_graph("\n".join(LayerTarget(layer).schema()) + "\n", "nt"), v1)
+    assert next(p for p in _proposals(ws) if p.id == website[0].id).status == "accepted"
+    code, out, err = run_cli(["complete", "apply", ws], capsys)      # and again: version 2 anew
+    assert code == 0 and "schema version 2" in out, err
+    layer = Session(Workspace.open(ws)).ontology
+    assert _count(layer, f"SELECT (COUNT(*) AS ?n) WHERE {{ ?s <{BASE}has_website> ?o FILTER(isLiteral(?o)) }}") == 12
 
     code, out, err = run_cli(["complete", "run", ws], capsys)      # iterative: applied terms not proposed
     assert code == 0, err
