@@ -23,6 +23,8 @@ $(STAMP): pyproject.toml
 	# torch first, pinned: this machine has the 2.13.0 CPU wheel on disk; unpinned pulls a CUDA build.
 	$(BIN)/python -m pip install torch==2.13.0
 	$(BIN)/python -m pip install -e '.[dev]'
+	# HermiT (owlready2's DL reasoner, used before a curator's apply) runs on Java: Debian's JRE where none is there
+	command -v java >/dev/null 2>&1 || (apt-get install -y default-jre-headless || echo "no Java: completion.dl_check=auto will say applies are unchecked")
 	touch $(STAMP)
 
 demo: install

@@ -143,12 +143,14 @@ def apply(workspace: WorkspaceArg) -> None:
     from completion.workspace_io import ontology_target
 
     session = open_session(workspace)
-    rep = apply_accepted(CompletionFiles(session.ws), ontology_target(session))
+    rep = apply_accepted(CompletionFiles(session.ws), ontology_target(session),
+                         dl_check=session.settings.completion.dl_check)
     out.print(f"schema version {rep.version.number}: {', '.join(rep.proposals)} applied "
               f"({rep.schema_statements} schema statements, {rep.instance_statements} instance statements"
               f"{f', {rep.skipped_instances} not applicable to the domain' if rep.skipped_instances else ''}); "
               f"reasoning re-run ({rep.target}). Diff: polyrag complete history {workspace} --diff "
               f"{rep.version.number}", markup=False)
+    out.print(rep.dl_check, markup=False)
 
 @app.command("undo")
 def undo(workspace: WorkspaceArg) -> None:

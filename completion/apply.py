@@ -27,6 +27,7 @@ class ApplyReport:
     instance_statements: int
     skipped_instances: int
     target: dict[str, int]
+    dl_check: str = ""      # what the DL reasoner said, or why it did not run
 
 
 def resolve(name: str, base: str) -> str:
@@ -130,7 +131,30 @@ def plan(accepted: list[Proposal], assertions: dict[str, list[Assertion]], view:
     return schema, facts, skipped
 
 
-def apply_accepted(files: CompletionFiles, target: OntologyTarget) -> ApplyReport:
+def check_with_reasoner(before: list[str], schema: list[Statement], mode: str) -> str:
+    """HermiT on the schema with `schema` added (completion.dl_check); ReviewError when the proposals
+    make it inconsistent or a class unsatisfiable. Returns what was checked, in words."""
+    from completion.dl_check import ReasonerUnavailable, hermit, introduced
+    from completion.target import nt_lines
+
+    if mode == "off":
+        return "not checked by a DL reasoner (completion.dl_check = off)"
+    try:
+        old = hermit(before)
+        new = hermit(sorted(set(before) | set(nt_lines(s.triple() for s in schema))))
+    except ReasonerUnavailable as err:
+        if mode == "require":
+            raise ReviewError(f"the extended schema could not be checked: {err} (completion.dl_check = require)") \
+                from None
+        return f"not checked by a DL reasoner: {err}"
+    problems = introduced(old, new)
+    if problems:
+        raise ReviewError("HermiT refuses the extended schema: " + "; ".join(problems)
+                          + " — nothing was applied; reject or change the proposal")
+    return f"HermiT: consistent, no class made unsatisfiable ({old.seconds + new.seconds:.1f} s)"
+
+
+def apply_accepted(files: CompletionFiles, target: OntologyTarget, *, dl_check: str = "auto") -> ApplyReport:
     with files.ws.writing("complete apply"):
         doc = files.load()
         state: State = files.state()
@@ -146,6 +170,7 @@ def apply_accepted(files: CompletionFiles, target: OntologyTarget) -> ApplyRepor
         schema, facts, skipped = plan(accepted, files.load_assertions({p.id for p in accepted}), view,
                                       workspace=str(files.ws.root))
         before = target.schema()
+        checked = check_with_reasoner(before, schema, dl_check)   # before anything is written
         outcome = target.apply(schema, facts)          # all or nothing, then reasoning
         after = target.schema()
         instances = sum(len(f) for f in facts.values())
@@ -156,7 +181,7 @@ def apply_accepted(files: CompletionFiles, target: OntologyTarget) -> ApplyRepor
             p.status, p.version, p.decided = "applied", version.number, now()
         files.save(doc)
         files.save_state(state)
-        return ApplyReport(version, [p.id for p in accepted], len(schema), instances, skipped, outcome)
+        return ApplyReport(version, [p.id for p in accepted], len(schema), instances, skipped, outcome, checked)
 
 
 def undo_last_apply(files: CompletionFiles, target: OntologyTarget) -> Version:

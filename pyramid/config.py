@@ -154,6 +154,10 @@ class OntologySettings(BaseModel):
 
 
 class CompletionSettings(BaseModel):
+    dl_check: Literal["auto", "require", "off"] = Field(
+        "auto", description="before apply, check the extended schema with HermiT (owlready2's, needs Java): "
+        "a proposal that makes the schema inconsistent or a class unsatisfiable is refused; auto = when Java "
+        "is there (else the apply says it was not checked), require = refuse to apply unchecked")
     phrase_prompt: str = Field("", description="instruction put before the \"subject relation\" phrases when "
                                "embedding them (INSTRUCTOR-style models); empty = the embedder's own settings")
     pca_variance: float = Field(0.5, gt=0, le=1, description="PCA keeps the fewest components explaining this "
