@@ -25,6 +25,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -e '.[dev]'
 	# HermiT (owlready2's DL reasoner, used before a curator's apply) runs on Java: Debian's JRE where none is there
 	command -v java >/dev/null 2>&1 || (apt-get install -y default-jre-headless || echo "no Java: completion.dl_check=auto will say applies are unchecked")
+	# the review page's browser test drives Debian's headless Chromium through its chromedriver (no browser download)
+	command -v chromedriver >/dev/null 2>&1 || (apt-get install -y chromium chromium-driver || echo "no Chromium: the review page's browser test will be skipped, and say so")
 	touch $(STAMP)
 
 demo: install

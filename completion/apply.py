@@ -200,3 +200,16 @@ def undo_last_apply(files: CompletionFiles, target: OntologyTarget) -> Version:
                 p.status, p.version = "accepted", None
         files.save(doc)
         return history.drop_last()
+
+
+def preview_accepted(files: CompletionFiles, target: OntologyTarget) -> list[str]:
+    """The schema statements (N-Triples) an apply would add now; nothing is written."""
+    from completion.target import nt_lines
+
+    doc = files.load()
+    accepted = [p for p in doc.proposals if p.status == "accepted"]
+    if not accepted:
+        return []
+    schema, _, _ = plan(accepted, files.load_assertions({p.id for p in accepted}), target.view(),
+                        workspace=str(files.ws.root))
+    return nt_lines(s.triple() for s in schema)

@@ -59,8 +59,12 @@ class Server:
 
 
 def _status(err: PolyragError) -> int:
+    from completion.errors import CompletionError, ReviewError
+
     if isinstance(err, QueryTimeout):
         return 504
+    if isinstance(err, (ReviewError, CompletionError)):
+        return 409  # a curator action that cannot be carried out in the current state
     if isinstance(err, (InputError, QueryRefused)):
         return 400
     if isinstance(err, WorkspaceError) and "has no" in str(err):
@@ -95,6 +99,9 @@ def create_app(workspace: Path, *, token: str | None = None) -> FastAPI:
             raise HTTPException(401, "this endpoint writes: send Authorization: Bearer <serve.token>")
 
     app.state.require_token = require_token
+    from serving.review import add_review
+
+    add_review(app, server, require_token)  # the curator's page and its API (actions need the token)
 
     @app.get("/health")
     def health() -> dict[str, Any]:

@@ -5,14 +5,11 @@ endpoint driven by a real client, SPARQLWrapper."""
 from __future__ import annotations
 
 import json
-import socket
-import threading
-import time
 import urllib.error
 import urllib.request
 
 import pytest
-from conftest import run_cli
+from conftest import run_cli, serve_in_thread
 
 ONTO = """@prefix ex: <http://example.org/> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
@@ -28,16 +25,8 @@ DOCS = [{"id": "toll", "text": "Crossing the Millbrook Bridge costs two dollars 
         {"id": "ferry", "text": "A ferry crossed the River Wenn every hour before the bridges were built."}]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    import uvicorn
-
     root = tmp_path_factory.mktemp("serve")
     ws, rules = root / "ws", root / "rules.json"
     rules.write_text("{}")
@@ -52,18 +41,8 @@ def served(tmp_path_factory):
         assert code == 0, args
     from serving.app import create_app
 
-    app = create_app(ws)
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 60
-    while not server.started:
-        assert time.time() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", ws
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serve_in_thread(create_app(ws)) as base:
+        yield base, ws
     mp.undo()
 
 

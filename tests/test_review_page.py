@@ -1,0 +1,124 @@
+"""The curator's review page in a real browser: Debian's headless Chromium driven by Selenium through
+Debian's chromedriver (nothing downloaded). A completion run on a small workspace (real MiniLM, Oxigraph,
+Kùzu), then on the page: accept one proposal under a new name, reject another with a reason, preview
+the schema change, apply (checked by HermiT), see the schema change through /sparql, undo. A
+screenshot goes to the test's directory (or to $POLYRAG_REVIEW_SCREENSHOT)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import urllib.parse
+import urllib.request
+
+import pytest
+from completion_fixtures import BASE, instances_ttl, kg_json_rows, kg_triples, schema_ttl, website_triples
+from conftest import run_cli, serve_in_thread
+
+TOKEN = "review-token-7"
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not (shutil.which("chromium") and shutil.which("chromedriver")),
+                                 reason="Debian's chromium and chromium-driver are not installed (make install "
+                                        "installs them)")]
+
+
+def _proposals(ws):
+    from completion.review import CompletionFiles
+    from pyramid.workspace import Workspace
+
+    return CompletionFiles(Workspace.open(ws)).load().proposals
+
+
+def _has(base: str, prop: str) -> bool:
+    q = f"ASK {{ <{BASE}{prop}> ?p ?o }}"
+    req = urllib.request.Request(base + "/sparql?query=" + urllib.parse.quote(q),
+                                 headers={"Accept": "application/sparql-results+json"})
+    with urllib.request.urlopen(req, timeout=60) as resp:
+        return json.loads(resp.read())["boolean"]
+
+
+@pytest.fixture
+def browser(tmp_path):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = shutil.which("chromium")
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 f"--user-data-dir={tmp_path / 'chrome'}", "--window-size=1400,1000"):
+        opts.add_argument(flag)
+    driver = webdriver.Chrome(options=opts, service=Service(shutil.which("chromedriver")))
+    driver.implicitly_wait(0)
+    yield driver
+    driver.quit()
+
+
+def test_accept_reject_apply_and_undo_in_the_browser(tmp_path, capsys, browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    ws = tmp_path / "pyramid"
+    (tmp_path / "schema.ttl").write_text(schema_ttl())
+    (tmp_path / "instances.ttl").write_text(instances_ttl())
+    kg = tmp_path / "kg.json"
+    kg.write_text(json.dumps(kg_json_rows(kg_triples() + website_triples())))
+    for args in (["ontology", "load-schema", ws, tmp_path / "schema.ttl"],
+                 ["ontology", "import", ws, tmp_path / "instances.ttl"], ["kg", "import", ws, kg],
+                 ["complete", "run", ws]):
+        code, out, err = run_cli(args, capsys)
+        assert code == 0, err
+    proposals = _proposals(ws)
+    interest = next(p for p in proposals if any("research interest" in r.text for r in p.relations))
+    website = next(p for p in proposals if any("website" in r.text for r in p.relations))
+
+    from serving.app import create_app
+
+    with serve_in_thread(create_app(ws, token=TOKEN)) as base:
+        wait = WebDriverWait(browser, 30)
+        browser.get(base + "/review")
+        row = wait.until(lambda d: d.find_element(By.ID, f"row-{interest.id}"))
+        assert "triples" in row.text
+
+        def status(pid: str) -> str:
+            return browser.find_element(By.CSS_SELECTOR, f"#row-{pid} td:nth-child(2)").text
+
+        # without the token the action is refused, and says so
+        row.find_element(By.CSS_SELECTOR, "button.accept").click()
+        wait.until(lambda d: "Authorization" in d.find_element(By.ID, "message").text)
+        assert status(interest.id) == "proposed"
+
+        browser.find_element(By.ID, "token").send_keys(TOKEN)
+        browser.find_element(By.ID, "by").send_keys("Ann Curator")
+        row = browser.find_element(By.ID, f"row-{interest.id}")
+        row.find_element(By.CSS_SELECTOR, "input.name").send_keys("has_research_interest")
+        row.find_element(By.CSS_SELECTOR, "button.accept").click()
+        wait.until(lambda d: status(interest.id) == "accepted")
+        row = browser.find_element(By.ID, f"row-{website.id}")
+        row.find_element(By.CSS_SELECTOR, "input.why").send_keys("personal pages are out of scope")
+        row.find_element(By.CSS_SELECTOR, "button.reject").click()
+        wait.until(lambda d: status(website.id) == "rejected")
+
+        browser.find_element(By.ID, "preview").click()
+        diff = wait.until(lambda d: d.find_element(By.ID, "diff").text or None)
+        assert f"+ <{BASE}has_research_interest> <http://www.w3.org/2000/01/rdf-schema#label> " \
+               '"has research interest"' in diff
+        assert not _has(base, "has_research_interest")
+
+        browser.find_element(By.ID, "apply").click()
+        wait.until(lambda d: "applied as version 1" in d.find_element(By.ID, "message").text)
+        assert "HermiT" in browser.find_element(By.ID, "message").text
+        wait.until(lambda d: status(interest.id) == "applied")
+        assert _has(base, "has_research_interest")  # the schema changed, seen through the SPARQL endpoint
+        assert "v1:" in browser.find_element(By.ID, "history").text
+        shot = os.environ.get("POLYRAG_REVIEW_SCREENSHOT") or str(tmp_path / "review.png")
+        browser.save_screenshot(shot)
+        print(f"screenshot: {shot}")
+
+        browser.find_element(By.ID, "undo").click()
+        wait.until(lambda d: "undid version 1" in d.find_element(By.ID, "message").text)
+        wait.until(lambda d: status(interest.id) == "accepted")
+        assert not _has(base, "has_research_interest")
+    p = next(p for p in _proposals(ws) if p.id == website.id)
+    assert (p.status, p.why, p.decided_by) == ("rejected", "personal pages are out of scope", "Ann Curator")
