@@ -302,3 +302,52 @@ def test_ask_raw_never_runs_what_the_check_refuses(ws, live, capsys, scripted_mo
     answer = json.loads(out)
     if case.expect == "input_error":  # an error for the repair, then no answer
         assert answer["layer"] == "none" and "ontology.run" not in [s["step"] for s in answer["trace"]], answer
+
+
+# ------------------------------------------------------------------ 4. a sample through the server's /sparql
+HTTP_IDS = [c.id for c in sample(CASES, 60)][20:]  # overlaps the CLI's sample in part, reaches past it
+
+
+@pytest.fixture(scope="module")
+def endpoint(ws):
+    """`polyrag serve`'s application on the same workspace, its queries given TIMEOUT seconds."""
+    from conftest import serve_in_thread
+
+    from serving.app import create_app
+
+    mp = pytest.MonkeyPatch()
+    mp.setenv("POLYRAG_ONTOLOGY__TIMEOUT_S", str(TIMEOUT))
+    with serve_in_thread(create_app(ws)) as base:
+        yield base
+    mp.undo()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case_id", HTTP_IDS)
+def test_the_sparql_endpoint_refuses_or_bounds_every_case(ws, live, endpoint, case_id):
+    import urllib.error
+    import urllib.request
+
+    cases, hits = live
+    case = cases[case_id]
+    before = store_digest(ws)
+    req = urllib.request.Request(endpoint + "/sparql", data=case.query.encode("utf-8", "surrogatepass"),
+                                 headers={"Content-Type": "application/sparql-query",
+                                          "Accept": "application/sparql-results+json, text/turtle;q=0.9"})
+    start = time.perf_counter()
+    try:
+        with urllib.request.urlopen(req, timeout=60) as resp:
+            status, body = resp.status, resp.read()
+    except urllib.error.HTTPError as err:
+        status, body = err.code, err.read()
+    seconds = time.perf_counter() - start
+    assert store_digest(ws) == before
+    assert hits == []
+    assert seconds < TIMEOUT + MARGIN, seconds
+    message = json.loads(body).get("error", "") if status != 200 else ""
+    if case.expect == "refused":
+        assert status == 400 and message.startswith("refused: ") and not BREAKS.search(message), (status, body)
+    elif case.expect == "input_error":
+        assert status == 400 and message and not BREAKS.search(message), (status, body)
+    elif status != 200:  # allowed but stopped: the timeout (504), a ceiling or Oxigraph's own refusal
+        assert status in (400, 503, 504) and message and not BREAKS.search(message), (status, body)
