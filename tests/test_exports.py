@@ -68,7 +68,7 @@ def test_ontology_parts_and_formats_read_back(onto_ws, capsys):
     code, quads, _ = run_cli(["ontology", "export", onto_ws, "--format", "nquads"], capsys)
     ds = rdflib.Dataset()
     ds.parse(data=quads, format="nquads")
-    assert len({str(c.identifier) for c in ds.contexts()} - {"urn:x-rdflib:default"}) >= 3  # schema, import, inferred
+    assert len({str(g.identifier) for g in ds.graphs()} - {"urn:x-rdflib:default"}) >= 3  # schema, import, inferred
 
 
 def test_export_to_a_file_and_bad_arguments(onto_ws, tmp_path, capsys):
