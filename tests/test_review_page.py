@@ -78,27 +78,37 @@ def test_accept_reject_apply_and_undo_in_the_browser(tmp_path, capsys, browser):
     with serve_in_thread(create_app(ws, token=TOKEN)) as base:
         wait = WebDriverWait(browser, 30)
         browser.get(base + "/review")
-        row = wait.until(lambda d: d.find_element(By.ID, f"row-{interest.id}"))
-        assert "triples" in row.text
+
+        def loads() -> int:  # the page counts its renderings: an action's effect is read once it has re-rendered
+            return int(browser.find_element(By.TAG_NAME, "body").get_attribute("data-loads") or 0)
+
+        def then(action) -> None:
+            n = loads()
+            action()
+            wait.until(lambda d: loads() > n)
+
+        def row(pid: str):
+            return browser.find_element(By.ID, f"row-{pid}")
 
         def status(pid: str) -> str:
-            return browser.find_element(By.CSS_SELECTOR, f"#row-{pid} td:nth-child(2)").text
+            return row(pid).find_element(By.CSS_SELECTOR, "td:nth-child(2)").text
+
+        wait.until(lambda d: loads() >= 1)
+        assert "triples" in row(interest.id).text
 
         # without the token the action is refused, and says so
-        row.find_element(By.CSS_SELECTOR, "button.accept").click()
-        wait.until(lambda d: "Authorization" in d.find_element(By.ID, "message").text)
+        then(lambda: row(interest.id).find_element(By.CSS_SELECTOR, "button.accept").click())
+        assert "Authorization" in browser.find_element(By.ID, "message").text
         assert status(interest.id) == "proposed"
 
         browser.find_element(By.ID, "token").send_keys(TOKEN)
         browser.find_element(By.ID, "by").send_keys("Ann Curator")
-        row = browser.find_element(By.ID, f"row-{interest.id}")
-        row.find_element(By.CSS_SELECTOR, "input.name").send_keys("has_research_interest")
-        row.find_element(By.CSS_SELECTOR, "button.accept").click()
-        wait.until(lambda d: status(interest.id) == "accepted")
-        row = browser.find_element(By.ID, f"row-{website.id}")
-        row.find_element(By.CSS_SELECTOR, "input.why").send_keys("personal pages are out of scope")
-        row.find_element(By.CSS_SELECTOR, "button.reject").click()
-        wait.until(lambda d: status(website.id) == "rejected")
+        row(interest.id).find_element(By.CSS_SELECTOR, "input.name").send_keys("has_research_interest")
+        then(lambda: row(interest.id).find_element(By.CSS_SELECTOR, "button.accept").click())
+        assert status(interest.id) == "accepted"
+        row(website.id).find_element(By.CSS_SELECTOR, "input.why").send_keys("personal pages are out of scope")
+        then(lambda: row(website.id).find_element(By.CSS_SELECTOR, "button.reject").click())
+        assert status(website.id) == "rejected"
 
         browser.find_element(By.ID, "preview").click()
         diff = wait.until(lambda d: d.find_element(By.ID, "diff").text or None)
@@ -106,19 +116,19 @@ def test_accept_reject_apply_and_undo_in_the_browser(tmp_path, capsys, browser):
                '"has research interest"' in diff
         assert not _has(base, "has_research_interest")
 
-        browser.find_element(By.ID, "apply").click()
-        wait.until(lambda d: "applied as version 1" in d.find_element(By.ID, "message").text)
-        assert "HermiT" in browser.find_element(By.ID, "message").text
-        wait.until(lambda d: status(interest.id) == "applied")
+        then(lambda: browser.find_element(By.ID, "apply").click())
+        message = browser.find_element(By.ID, "message").text
+        assert "applied as version 1" in message and "HermiT" in message, message
+        assert status(interest.id) == "applied"
         assert _has(base, "has_research_interest")  # the schema changed, seen through the SPARQL endpoint
         assert "v1:" in browser.find_element(By.ID, "history").text
         shot = os.environ.get("POLYRAG_REVIEW_SCREENSHOT") or str(tmp_path / "review.png")
         browser.save_screenshot(shot)
         print(f"screenshot: {shot}")
 
-        browser.find_element(By.ID, "undo").click()
-        wait.until(lambda d: "undid version 1" in d.find_element(By.ID, "message").text)
-        wait.until(lambda d: status(interest.id) == "accepted")
+        then(lambda: browser.find_element(By.ID, "undo").click())
+        assert "undid version 1" in browser.find_element(By.ID, "message").text
+        assert status(interest.id) == "accepted"
         assert not _has(base, "has_research_interest")
     p = next(p for p in _proposals(ws) if p.id == website.id)
     assert (p.status, p.why, p.decided_by) == ("rejected", "personal pages are out of scope", "Ann Curator")

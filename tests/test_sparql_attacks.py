@@ -9,6 +9,7 @@ their timeout, and the logger hears nothing."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -234,6 +235,18 @@ def store_digest(ws: Path) -> str:
     return hashlib.sha256("\n".join(quads).encode() + registry).hexdigest()
 
 
+@contextlib.contextmanager
+def unchanged_and_bounded(ws: Path, hits: list, limit: float = TIMEOUT + MARGIN):
+    """Around one case: the store's content hash unchanged, no request heard, within `limit` seconds."""
+    before = store_digest(ws)
+    start = time.perf_counter()
+    yield
+    seconds = time.perf_counter() - start
+    assert store_digest(ws) == before
+    assert hits == []
+    assert seconds < limit, seconds
+
+
 def one_error_line(err: str) -> bool:
     lines = [line for line in re.split(r"\r\n|\r|\n", err) if line.strip()]
     return len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in err
@@ -244,14 +257,9 @@ def one_error_line(err: str) -> bool:
 def test_polyrag_sparql_refuses_or_bounds_every_case(ws, live, capsys, case_id):
     cases, hits = live
     case = cases[case_id]
-    before = store_digest(ws)
-    start = time.perf_counter()
-    code, out, err = run_cli(["sparql", ws, case.query, "--format", "rows", "--timeout", TIMEOUT], capsys)
-    seconds = time.perf_counter() - start
-    assert store_digest(ws) == before
-    assert hits == []
+    with unchanged_and_bounded(ws, hits):
+        code, out, err = run_cli(["sparql", ws, case.query, "--format", "rows", "--timeout", TIMEOUT], capsys)
     assert "Traceback" not in out + err
-    assert seconds < TIMEOUT + MARGIN, seconds
     if case.expect == "refused":
         assert code == 2 and out == "" and one_error_line(err) and "refused: " in err, (code, err)
     elif case.expect == "input_error":
@@ -284,16 +292,11 @@ def test_ask_raw_never_runs_what_the_check_refuses(ws, live, capsys, scripted_mo
     cases, hits = live
     case = cases[case_id]
     scripted_model(case.query)
-    before = store_digest(ws)
-    start = time.perf_counter()
-    code, out, err = run_cli(["ask", ws, "Who works for COMP?", "--layer", "ontology", "--sparql", "raw", "--json"],
-                             capsys)
-    seconds = time.perf_counter() - start
-    assert store_digest(ws) == before
-    assert hits == []
-    assert "Traceback" not in out + err
     # the model's query may be run once and, after a repair that fails, not again: twice the timeout at most
-    assert seconds < 2 * TIMEOUT + MARGIN, seconds
+    with unchanged_and_bounded(ws, hits, limit=2 * TIMEOUT + MARGIN):
+        code, out, err = run_cli(["ask", ws, "Who works for COMP?", "--layer", "ontology", "--sparql", "raw",
+                                  "--json"], capsys)
+    assert "Traceback" not in out + err
     if case.expect == "refused":  # refused before rdflib or the store saw it, and again after the repair
         assert code == 2 and one_error_line(err) and "QueryRefused: refused: " in err, (code, err)
         assert json.loads(out)["layer"] == "none"
@@ -330,20 +333,15 @@ def test_the_sparql_endpoint_refuses_or_bounds_every_case(ws, live, endpoint, ca
 
     cases, hits = live
     case = cases[case_id]
-    before = store_digest(ws)
     req = urllib.request.Request(endpoint + "/sparql", data=case.query.encode("utf-8", "surrogatepass"),
                                  headers={"Content-Type": "application/sparql-query",
                                           "Accept": "application/sparql-results+json, text/turtle;q=0.9"})
-    start = time.perf_counter()
-    try:
-        with urllib.request.urlopen(req, timeout=60) as resp:
-            status, body = resp.status, resp.read()
-    except urllib.error.HTTPError as err:
-        status, body = err.code, err.read()
-    seconds = time.perf_counter() - start
-    assert store_digest(ws) == before
-    assert hits == []
-    assert seconds < TIMEOUT + MARGIN, seconds
+    with unchanged_and_bounded(ws, hits):
+        try:
+            with urllib.request.urlopen(req, timeout=60) as resp:
+                status, body = resp.status, resp.read()
+        except urllib.error.HTTPError as err:
+            status, body = err.code, err.read()
     message = json.loads(body).get("error", "") if status != 200 else ""
     if case.expect == "refused":
         assert status == 400 and message.startswith("refused: ") and not BREAKS.search(message), (status, body)
