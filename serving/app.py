@@ -58,6 +58,10 @@ class Server:
             self.session.kg.index.load()
 
 
+# hints that mean "build this first" (pyramid.errors.Hint actions)
+NOT_BUILT = {"add_documents", "build_kg", "load_schema", "init_workspace", "run_completion"}
+
+
 def _status(err: PolyragError) -> int:
     from completion.errors import CompletionError, ReviewError
 
@@ -67,8 +71,8 @@ def _status(err: PolyragError) -> int:
         return 409  # a curator action that cannot be carried out in the current state
     if isinstance(err, (InputError, QueryRefused)):
         return 400
-    if isinstance(err, WorkspaceError) and "has no" in str(err):
-        return 404
+    if isinstance(err, WorkspaceError) and err.hint is not None and err.hint.action in NOT_BUILT:
+        return 404  # the layer (or the workspace's content) the request needs is not built
     return 503
 
 
