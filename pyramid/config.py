@@ -234,6 +234,8 @@ class ServeSettings(BaseModel):
                              "ask for, and without which the server binds only to loopback; prefer "
                              "POLYRAG_SERVE__TOKEN over writing it here")
     max_body_kb: int = Field(256, ge=1, description="`polyrag serve`: largest request body accepted")
+    request_timeout_s: float = Field(300.0, gt=0, description="`polyrag serve`: a request not answered within this "
+                                     "is answered 504 (the work it started is not interrupted)")
     max_rows: int = Field(10_000, ge=1, description="`polyrag serve`: row cap of a /sparql query")
 
 

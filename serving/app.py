@@ -18,6 +18,7 @@ with one message.
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import threading
 from pathlib import Path
@@ -89,12 +90,16 @@ def create_app(workspace: Path, *, token: str | None = None) -> FastAPI:
         return JSONResponse({"error": str(err)}, status_code=_status(err))
 
     @app.middleware("http")
-    async def body_limit(request: Request, call_next):
+    async def limits(request: Request, call_next):
         size = request.headers.get("content-length")
         if size is not None and size.isdigit() and int(size) > cfg.max_body_kb * 1024:
             return JSONResponse({"error": f"request body over {cfg.max_body_kb} KB (serve.max_body_kb)"},
                                 status_code=413)
-        return await call_next(request)
+        try:
+            return await asyncio.wait_for(call_next(request), timeout=cfg.request_timeout_s)
+        except TimeoutError:
+            return JSONResponse({"error": f"no answer within {cfg.request_timeout_s:g} s (serve.request_timeout_s)"},
+                                status_code=504)
 
     def require_token(authorization: str | None = Header(None)) -> None:
         """For endpoints that write: `Authorization: Bearer <serve.token>`; none configured → refused."""

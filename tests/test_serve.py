@@ -159,3 +159,15 @@ def test_serving_beyond_loopback_needs_a_token(tmp_path, capsys, monkeypatch):
     assert run_cli(["init", ws], capsys)[0] == 0
     code, out, err = run_cli(["serve", ws, "--host", "0.0.0.0"], capsys)
     assert code == 2 and "refusing to serve on 0.0.0.0 without a token" in " ".join(err.split())
+
+
+def test_a_request_past_the_time_limit_is_answered_504(served, monkeypatch):
+    base, ws = served
+    from serving.app import create_app
+
+    monkeypatch.setenv("POLYRAG_SERVE__REQUEST_TIMEOUT_S", "0.001")
+    with serve_in_thread(create_app(ws)) as quick:
+        status, _, body = call(quick + "/ask", body={"question": "Which river does the Stone Bridge cross?"})
+    assert status == 504 and "serve.request_timeout_s" in json.loads(body)["error"]
+    status, _, body = call(base + "/health")  # the other server, default limit, is unaffected
+    assert status == 200
