@@ -32,7 +32,7 @@ $(STAMP): pyproject.toml
 demo: install
 	$(BIN)/polyrag demo --workspace .demo
 
-test: install
+test: install servers
 	$(BIN)/python -m pytest
 
 test-fast: install
@@ -49,3 +49,10 @@ bench: install
 
 clean:
 	rm -rf .demo .pytest_cache
+
+# The SPARQL servers the ontology backend tests start on loopback (tests/ontology_servers.py): Oxigraph's
+# comes with the dev extras (pip package `oxigraph`); Virtuoso Open Source 7 from Debian where it is missing.
+# Without it those tests are skipped with the reason printed, never silently.
+.PHONY: servers
+servers: install
+	command -v virtuoso-t >/dev/null 2>&1 || (apt-get install -y virtuoso-opensource || echo "no Virtuoso: the ontology backend tests will skip it, and say so")

@@ -151,6 +151,27 @@ class OntologySettings(BaseModel):
         "are typed from cues (Dr/Prof, 'Department of', course codes), each triple's relation is mapped to the "
         "schema property of fitting domain and range by MiniLM similarity, values are range-checked; the model "
         "decides only close calls between properties; chunk = one f_ins call per chunk (the paper's)")
+    backend: Literal["oxigraph", "sparql"] = Field(
+        "oxigraph", description="store: oxigraph = the embedded Oxigraph directory in the workspace; sparql = "
+        "any SPARQL 1.1 server (Virtuoso, Oxigraph server, Fuseki, GraphDB) through query_url / update_url")
+    query_url: str = Field("", description="sparql: the SPARQL Query endpoint; every question's and user's "
+                           "query goes here and only here (e.g. http://host:8890/sparql)")
+    update_url: str = Field("", description="sparql: the SPARQL Update endpoint, used by builds, imports and the "
+                            "curator alone (e.g. Virtuoso's http://host:8890/sparql-auth)")
+    graph_store_url: str = Field("", description="sparql: the Graph Store Protocol endpoint that loads a graph "
+                                 "in one PUT (e.g. Oxigraph's http://host:7878/store); empty = SPARQL Update "
+                                 "INSERT DATA in batches of update_batch_bytes")
+    user: str = Field("", description="sparql: user, sent (Basic or Digest) only to an endpoint that asks")
+    password: SecretStr = Field(SecretStr(""), description="sparql: password (prefer POLYRAG_ONTOLOGY__PASSWORD)")
+    server_reasons: bool = Field(False, description="sparql: false = our reasoner materialises the inferred "
+                                 "graph on the server; true = the server reasons itself (its query endpoint "
+                                 "answers with inferences), the inferred graph stays empty")
+    update_batch_bytes: int = Field(250_000, ge=10_000, description="sparql: most bytes of one INSERT DATA "
+                                    "(Virtuoso 7's SPARQL compiler ran out of memory at ~1 MB)")
+    update_batch_triples: int = Field(1000, ge=1, description="sparql: most triples of one INSERT DATA (Virtuoso 7 "
+                                      "refuses one whose generated SQL passes 10,000 lines)")
+    http_timeout_s: float = Field(300.0, gt=0, description="sparql: seconds a load, update or the store's own "
+                                  "read may take (a question's query has timeout_s)")
 
 
 class CompletionSettings(BaseModel):

@@ -38,15 +38,16 @@ from typing import Any, Literal
 import pyoxigraph as ox
 
 from pyramid.layers import BuildRequest, StepReport, timed_step
+from pyramid.ontology.backends import OntologyBackend, open_store
 from pyramid.ontology.importer import ImportReport, analyse
 from pyramid.ontology.query_worker import QueryResult
 from pyramid.ontology.rdfio import STANDARD_PREFIXES, read_rdf, text_rows
 from pyramid.ontology.reasoner import materialise
 from pyramid.ontology.schema import Schema
-from pyramid.ontology.store import INFERRED, SCHEMA, OntologyStore, doc_graph, import_graph
+from pyramid.ontology.store import INFERRED, SCHEMA, doc_graph, import_graph
 from pyramid.progress import NullProgress, Progress
 from pyramid.types import LayerName
-from pyramid.workspace import Part, Workspace, atomic_write_json, crash_point
+from pyramid.workspace import BuildJournal, Part, Workspace, atomic_write_json, crash_point
 
 Rows = list[dict[str, str]]
 
@@ -103,8 +104,9 @@ class OntologyLayer:
         self.ws = ws
         self.embedder = embedder  # used by the instance linker (pyramid.ontology.extract)
         self.settings = ws.settings.ontology
-        self.store = OntologyStore(ws.layer_dir("ontology"), require_write=ws._require_lock,
-                                   memory_mb=self.settings.memory_mb)
+        # the embedded Oxigraph directory or a SPARQL server (ontology.backend), one interface
+        self.store: OntologyBackend = open_store(ws.layer_dir("ontology"), self.settings, require_write=ws._require_lock,
+                                                 build_pending=lambda: BuildJournal(ws).pending)
         self._schema: tuple[str, Schema] | None = None
 
     # ------------------------------------------------------------------ schema
@@ -332,7 +334,8 @@ class OntologyLayer:
         """Materialise RDFS + the OWL RL subset (pyramid.ontology.reasoner) into graph "inferred"."""
         start = time.perf_counter()
         with self.ws.writing("ontology.reason"):
-            result = materialise(self.store.quads(self._asserted()))
+            # a server that reasons itself answers with its inferences: nothing to materialise
+            result = materialise(() if self.store.server_reasons else self.store.quads(self._asserted()))
             self.store.replace_graph(INFERRED, result.inferred, source=self._fingerprint())
             crash_point("ontology.inferred")
             seconds = time.perf_counter() - start

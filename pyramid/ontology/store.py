@@ -19,6 +19,9 @@ document), "import:<name>" (an imported file). `doc_graph(id)` / `import_graph(n
     store.replace_graph(name, triples, source="") -> GraphInfo     (writes need the workspace lock)
     store.remove_graph(name) -> bool
 
+The registry (`GraphRegistry`) and the choice of what a replacement writes (`plan_replacement`) are
+shared with the SPARQL-server backend (pyramid.ontology.remote_store; pyramid.ontology.backends picks one).
+
 Atomicity. Oxigraph's transactional writes (`extend`, `update`) took 1.5 s for 49k triples here and a
 graph MOVE 6 s, while `bulk_load`/`bulk_extend` took 0.5 s but are not transactional. So a new version
 of a graph is bulk-written into a fresh physical graph no reader looks at, then the registry file is
@@ -80,17 +83,14 @@ def _quad(t, graph: ox.NamedNode) -> ox.Quad:
     return ox.Quad(s, p, o, graph)
 
 
-class OntologyStore:
-    def __init__(self, root: Path, *, require_write: Callable[[], None] | None = None,
-                 memory_mb: int = 2048) -> None:
-        self.root = Path(root)
-        self.memory_mb = memory_mb  # the query process's heap ceiling
-        self.path = self.root / "store"
-        self._require_write = require_write or (lambda: None)
-        self._worker: QueryWorker | None = None
-        self._writer_store: ox.Store | None = None
+class GraphRegistry:
+    """The registry file (logical graph -> physical graph IRI, count, digest; the generation) that
+    every store backend keeps in the workspace, so a write switches versions by one atomic rename.
+    `_store_tag` (remote stores) names the server the physical graphs live on."""
 
-    # ------------------------------------------------------------------ registry
+    root: Path
+    _store_tag: dict[str, str] | None = None
+
     def _registry(self) -> dict[str, Any]:
         import json
 
@@ -120,8 +120,50 @@ class OntologyStore:
     def _save_registry(self, graphs: dict[str, GraphInfo]) -> None:
         from pyramid.workspace import atomic_write_json
 
-        atomic_write_json(self.root / REGISTRY, {"generation": uuid.uuid4().hex,
+        tag = {"store": self._store_tag} if self._store_tag else {}
+        atomic_write_json(self.root / REGISTRY, {"generation": uuid.uuid4().hex, **tag,
                                                  "graphs": {n: asdict(g) for n, g in sorted(graphs.items())}})
+
+    def count(self, name: str | None = None) -> int:
+        graphs = self.graphs()
+        return sum(g.triples for n, g in graphs.items() if name is None or n == name)
+
+
+def plan_replacement(graphs: dict[str, GraphInfo], contents: dict[str, tuple[list, str]]
+                     ) -> tuple[dict[str, GraphInfo], list[tuple[str, ox.NamedNode, list[ox.Quad], str, str]], bool]:
+    """What `replace_graphs` must write: (graphs unchanged by content, with their new source;
+    (name, new physical graph, quads, source, digest) to write; whether a source alone changed).
+    `graphs` (the registry as read) gets the new sources of the unchanged ones."""
+    before = {n: g.source for n, g in graphs.items()}
+    out: dict[str, GraphInfo] = {}
+    pending: list[tuple[str, ox.NamedNode, list[ox.Quad], str, str]] = []
+    for name, (triples, source) in contents.items():
+        graph = ox.NamedNode(f"{GRAPH_PREFIX}{quote(name, safe='')}:{uuid.uuid4().hex[:12]}")
+        quads = [_quad(t, graph) for t in triples]
+        # Dropping a replaced graph costs Oxigraph ~2 s per 50k triples, so identical content is a
+        # no-op (blank-node labels differ between parses, so files with blank nodes are always rewritten).
+        digest = hashlib.sha256("\n".join(sorted(str(ox.Triple(q.subject, q.predicate, q.object))
+                                                  for q in quads)).encode()).hexdigest()[:24]
+        current = graphs.get(name)
+        if current is not None and current.digest == digest:
+            out[name] = current
+            current.source = source  # same triples, maybe new provenance (the inferred graph's fingerprint)
+        else:
+            pending.append((name, graph, quads, source, digest))
+    return out, pending, any(graphs[n].source != before[n] for n in out)
+
+
+class OntologyStore(GraphRegistry):
+    server_reasons = False  # pyramid.ontology.backends.OntologyBackend: the reasoner fills "inferred"
+
+    def __init__(self, root: Path, *, require_write: Callable[[], None] | None = None,
+                 memory_mb: int = 2048) -> None:
+        self.root = Path(root)
+        self.memory_mb = memory_mb  # the query process's heap ceiling
+        self.path = self.root / "store"
+        self._require_write = require_write or (lambda: None)
+        self._worker: QueryWorker | None = None
+        self._writer_store: ox.Store | None = None
 
     # ------------------------------------------------------------------ reading
     def _damaged(self, why: str) -> WorkspaceError:
@@ -205,10 +247,6 @@ class OntologyStore:
             for iri in iris:
                 yield from store.quads_for_pattern(None, None, None, ox.NamedNode(iri))
 
-    def count(self, name: str | None = None) -> int:
-        graphs = self.graphs()
-        return sum(g.triples for n, g in graphs.items() if name is None or n == name)
-
     # ------------------------------------------------------------------ writing
     @contextlib.contextmanager
     def writer(self) -> Iterator[ox.Store]:
@@ -236,23 +274,8 @@ class OntologyStore:
         """Make each `name`'s content its (triples, source), all switched at once by one registry
         write: a build writing thousands of small page graphs opens the store, saves the registry and
         drops old versions once, not once per page."""
-        graphs, before = self.graphs(), self.graphs()
-        out: dict[str, GraphInfo] = {}
-        pending: list[tuple[str, ox.NamedNode, list[ox.Quad], str, str]] = []
-        for name, (triples, source) in contents.items():
-            graph = ox.NamedNode(f"{GRAPH_PREFIX}{quote(name, safe='')}:{uuid.uuid4().hex[:12]}")
-            quads = [_quad(t, graph) for t in triples]
-            # Dropping a replaced graph costs Oxigraph ~2 s per 50k triples, so identical content is a
-            # no-op (blank-node labels differ between parses, so files with blank nodes are always rewritten).
-            digest = hashlib.sha256("\n".join(sorted(str(ox.Triple(q.subject, q.predicate, q.object))
-                                                      for q in quads)).encode()).hexdigest()[:24]
-            current = graphs.get(name)
-            if current is not None and current.digest == digest:
-                out[name] = current
-                current.source = source  # same triples, maybe new provenance (the inferred graph's fingerprint)
-            else:
-                pending.append((name, graph, quads, source, digest))
-        changed_source = any(graphs[n].source != before[n].source for n in out)
+        graphs = self.graphs()
+        out, pending, changed_source = plan_replacement(graphs, contents)
         if not pending:
             if changed_source:
                 self._require_write()
