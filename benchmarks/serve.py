@@ -5,8 +5,10 @@ and time.
   on the imported PolyU ontology): latency alone, then throughput with 8 concurrent clients;
 - /sparql on LUBM(1): each of the 14 queries through HTTP (W3C JSON) beside the same query in
   process (`OntologyLayer.query`), best of 3 each;
-- a write beside 8 clients: `polyrag ontology import` of another file while they ask; failed
-  requests and answers that are neither the before nor the after answer are counted.
+- a build beside 8 clients: another process indexes 100 more pages (the text layer's new generation)
+  and imports 40,000 triples (the ontology's) while the clients ask (/ask), search (/search) and
+  query (/sparql); failed requests are counted, and partial answers: replies that are neither the
+  reply from before the build nor the one from after it.
 
 The server runs as its own process (`polyrag serve`), with the default (tiny) model, which the
 ontology layer does not call for these questions.
@@ -90,10 +92,22 @@ class Served:
         self.proc.wait(timeout=30)
 
 
+PAGES, MORE_PAGES = 300, 100  # pages indexed in the cached workspace, pages the build beside adds
+
+
+def _pages(data_dir: Path, start: int, count: int, out: Path) -> Path:
+    lines = (data_dir / "polyu_pages" / "pages_dev.jsonl").read_text(encoding="utf-8").splitlines()
+    out.write_text("\n".join(lines[start:start + count]) + "\n", encoding="utf-8")
+    return out
+
+
 def _ontology_ws(data_dir: Path, cache: Path) -> Path:
+    """The PolyU ontology imported, and a text layer over the first PAGES PolyU pages (cached)."""
     ws = cache / "serve-polyu-ws"
-    if not (ws / "manifest.json").exists():
+    if not (ws / "ontology" / "graphs.json").exists():
         _cli("ontology", "import", ws, data_dir / "polyu" / "polyu_onto.ttl")
+    if not (ws / "text").exists():
+        _cli("index", ws, "--docs", _pages(data_dir, 0, PAGES, cache / "serve-pages.jsonl"))
     return ws
 
 
@@ -166,36 +180,69 @@ def sparql_overhead(tmp: Path) -> dict[str, Any]:
             "overhead": round(total_http / total_local - 1, 3)}
 
 
+SEARCH = "research interests in robotics"
+COUNT = ("SELECT (COUNT(?s) AS ?n) WHERE { ?s a ?c . FILTER(CONTAINS(LCASE(STR(?c)), 'staff')) }")
+
+
+def _replies(server: Served, questions: list[str]) -> dict[str, bytes]:
+    """What each request of the mix answers now (answer text for /ask, the whole body otherwise)."""
+    from urllib.parse import quote
+
+    out = {f"ask:{q}": str(_ask(server, q)[2].get("text")).encode() for q in questions}
+    out["search"] = server.get(f"/search?q={quote(SEARCH)}&k=5")[1]
+    out["sparql"] = server.get("/sparql?query=" + quote(COUNT), {"Accept": "application/sparql-results+json"})[1]
+    return out
+
+
 def write_beside(server: Served, ws: Path, questions: list[str], data_dir: Path, tmp: Path) -> dict[str, Any]:
-    """8 clients ask while another process re-imports part of the ontology (a write)."""
-    before = {q: _ask(server, q)[2].get("text") for q in questions}
+    """8 clients ask, search and query while another process builds: the text layer indexes
+    MORE_PAGES pages, then the ontology imports 40,000 triples (a new generation of each)."""
+    from urllib.parse import quote
+
+    before = _replies(server, questions)
+    pages = _pages(data_dir, PAGES, MORE_PAGES, tmp / "more-pages.jsonl")
     extra = tmp / "extra.ttl"
     extra.write_text("@prefix ex: <http://example.org/bench#> .\n" + "".join(
         f"ex:thing{i} a ex:Thing ; ex:note \"note {i}\" .\n" for i in range(20_000)))
     stop = threading.Event()
-    results: list[tuple[str, int, dict]] = []
+    results: list[tuple[str, int, bytes]] = []
+    # a third of the requests each: /ask (cycling through the questions), /search, /sparql
+    kinds = [k for q in questions for k in (f"ask:{q}", "search", "sparql")]
+
+    def one(kind: str) -> tuple[int, bytes]:
+        if kind == "search":
+            return server.get(f"/search?q={quote(SEARCH)}&k=5")
+        if kind == "sparql":
+            return server.get("/sparql?query=" + quote(COUNT), {"Accept": "application/sparql-results+json"})
+        _, status, answer = _ask(server, kind.removeprefix("ask:"))
+        return status, str(answer.get("text")).encode()
 
     def client(i: int) -> None:
         k = i
         while not stop.is_set():
-            q = questions[k % len(questions)]
+            kind = kinds[k % len(kinds)]
             k += 1
-            _, status, ans = _ask(server, q)
-            results.append((q, status, ans))
+            status, body = one(kind)
+            results.append((kind, status, body))
 
     threads = [threading.Thread(target=client, args=(i,)) for i in range(CLIENTS)]
     for t in threads:
         t.start()
     start = time.perf_counter()
+    _cli("index", ws, "--docs", pages)
     _cli("ontology", "import", ws, extra)
     write_s = time.perf_counter() - start
     time.sleep(1.0)
     stop.set()
     for t in threads:
         t.join()
-    failed = sum(s != 200 for _, s, _ in results)
-    partial = sum(s == 200 and a.get("text") != before[q] for q, s, a in results)  # the import adds no answer
-    return {"requests": len(results), "failed": failed, "changed_answers": partial, "write_s": round(write_s, 1)}
+    after = _replies(server, questions)
+    failed = sum(status != 200 for _, status, _ in results)
+    partial = sum(status == 200 and body not in (before[kind], after[kind]) for kind, status, body in results)
+    changed = sorted({k.split(":")[0] for k in before if before[k] != after[k]})
+    return {"requests": len(results), "failed": failed, "partial": partial, "write_s": round(write_s, 1),
+            "changed_by_build": changed, "by_kind": {k: sum(r[0].split(":")[0] == k for r in results)
+                                                     for k in ("ask", "search", "sparql")}}
 
 
 def run(data_dir: Path, out_dir: Path, *, rounds: int = 5, progress: Progress | None = None) -> dict[str, Any]:
@@ -245,7 +292,10 @@ def markdown(d: dict[str, Any]) -> str:
                  [[r["query"], r["rows"], r["in_process_ms"], r["http_ms"]] for r in s["rows"]]
                  + [["**all**", "", s["in_process_ms"], s["http_ms"]]]), "",
         f"Overhead of HTTP over in-process: {s['overhead']:.1%} (target ≤ 10%).", "",
-        f"## A write beside {CLIENTS} clients", "",
-        f"`polyrag ontology import` of 40,000 new triples ({w['write_s']} s) while {CLIENTS} clients asked: "
-        f"{w['requests']} requests, {w['failed']} failed, {w['changed_answers']} answers other than before the write "
-        "(the write adds nothing these questions ask about, so any change would be a partial read).", ""])
+        f"## A build beside {CLIENTS} clients", "",
+        f"Another process indexed {MORE_PAGES} more PolyU pages (`polyrag index`) and imported 40,000 triples "
+        f"(`polyrag ontology import`) in {w['write_s']} s while {CLIENTS} clients asked, searched and queried: "
+        f"{w['requests']} requests ({', '.join(f'{n} {k}' for k, n in w['by_kind'].items())}), "
+        f"**{w['failed']} failed**, **{w['partial']} partial** (a reply that is neither the one from before the "
+        f"build nor the one from after it). Replies the build changed: {', '.join(w['changed_by_build']) or 'none'}.",
+        ""])

@@ -47,6 +47,8 @@ def _print_rows(result, fmt: str) -> None:
             table.add_row(*("" if row.get(v) is None else str(row[v]) for v in result.variables))
         out.print(table)
     note = " (cut at the row cap; raise --limit)" if result.truncated else ""
+    if getattr(result, "bag", False):  # query_worker: the union of the graphs too large to copy as a set
+        note += "; the graphs share triples and are too large to merge here, so a row may repeat (add DISTINCT)"
     err.print(f"{len(result.rows)} rows in {result.ms:.0f} ms{note}")
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ipaddress
 from typing import Annotated
 
 import typer
@@ -14,31 +13,22 @@ def register(root: typer.Typer) -> None:
     root.command("serve")(serve)
 
 
-def _loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def serve(workspace: WorkspaceArg,
           host: Annotated[str, typer.Option(help="address to bind; anything but loopback needs a token")] = "127.0.0.1",
           port: Annotated[int, typer.Option(min=1, max=65535, help="port")] = 8000,
-          token: Annotated[str | None, typer.Option(help="token for writing endpoints (default serve.token / "
-                                                         "POLYRAG_SERVE__TOKEN)", envvar="POLYRAG_SERVE__TOKEN")] = None,
+          token: Annotated[str | None, typer.Option(help="token for writing endpoints (default POLYRAG_TOKEN, "
+                                                         "then serve.token / POLYRAG_SERVE__TOKEN)")] = None,
           ) -> None:
     """Serve the workspace over HTTP: /ask, /search, /kg/search, /stats, /health, /sparql (SPARQL 1.1
     Protocol); OpenAPI docs at /docs. Models and stores load once; reads go on while a build writes."""
     from pyramid.errors import ConfigError
     from serving.app import create_app
+    from serving.auth import is_loopback
 
     app = create_app(workspace, token=token)  # opens the workspace: a bad one is refused before binding
-    configured = token or app.state.server.ws.settings.serve.token.get_secret_value()
-    if not _loopback(host) and not configured:
-        raise ConfigError(f"refusing to serve on {host} without a token: set POLYRAG_SERVE__TOKEN (or --token), "
-                          "or bind to 127.0.0.1")
+    if not is_loopback(host) and not app.state.token:
+        raise ConfigError(f"refusing to serve on {host} without a token: set POLYRAG_TOKEN (or --token, or "
+                          "serve.token), or bind to 127.0.0.1")
     import uvicorn
 
     err.print(f"serving {workspace} on http://{host}:{port} (docs at /docs)")

@@ -253,7 +253,7 @@ class QuerySettings(BaseModel):
 class ServeSettings(BaseModel):
     token: SecretStr = Field(SecretStr(""), description="`polyrag serve`: the bearer token that writing endpoints "
                              "ask for, and without which the server binds only to loopback; prefer "
-                             "POLYRAG_SERVE__TOKEN over writing it here")
+                             "POLYRAG_TOKEN (or POLYRAG_SERVE__TOKEN) over writing it here; --token wins over both")
     max_body_kb: int = Field(256, ge=1, description="`polyrag serve`: largest request body accepted")
     request_timeout_s: float = Field(300.0, gt=0, description="`polyrag serve`: a request not answered within this "
                                      "is answered 504 (the work it started is not interrupted)")

@@ -10,23 +10,22 @@
 
 Reads are served while another process builds: each request first picks up the last committed
 generation of every layer, under a lock held for the request, so no request sees two generations.
-Everything here reads; `require_token` guards what will write (curator actions), with the token of
-`serve.token` / POLYRAG_SERVE__TOKEN. The project's errors become 400 (bad input, refused query),
-404 (a layer not built), 503 (a store or model that does not answer) and 504 (a timeout), each
-with one message.
+Everything here reads but the review page's actions, which `serving.auth.require_token` guards
+(the token of `--token`, POLYRAG_TOKEN or serve.token); serving.limits caps bodies and time. The
+project's errors become 400 (bad input, refused query), 404 (a layer not built), 503 (a store or
+model that does not answer) and 504 (a timeout), each with one message: {"error": "..."}.
 """
 
 from __future__ import annotations
 
-import asyncio
-import hmac
 import threading
 from pathlib import Path
 from typing import Any, Literal
 
-from fastapi import FastAPI, Header, HTTPException, Query, Request
+from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from pyramid.errors import InputError, PolyragError, QueryRefused, QueryTimeout, WorkspaceError
 from pyramid.session import Session
@@ -78,34 +77,26 @@ def _status(err: PolyragError) -> int:
 
 
 def create_app(workspace: Path, *, token: str | None = None) -> FastAPI:
+    """The application for one workspace; `token` overrides POLYRAG_TOKEN and serve.token (serving.auth)."""
+    from serving.auth import require_token, server_token
+    from serving.limits import Limits
+
     server = Server(workspace)
     cfg = server.ws.settings.serve
-    token = token or cfg.token.get_secret_value() or None
     app = FastAPI(title="PolyRAG", summary="Question answering over a knowledge pyramid (ontology, KG, text)",
                   version=_version())
     app.state.server = server
+    app.state.token = server_token(server.ws.settings, token)
+    app.add_middleware(Limits, cfg=cfg)
 
     @app.exception_handler(PolyragError)
     async def project_error(request: Request, err: PolyragError) -> JSONResponse:
         return JSONResponse({"error": str(err)}, status_code=_status(err))
 
-    @app.middleware("http")
-    async def limits(request: Request, call_next):
-        size = request.headers.get("content-length")
-        if size is not None and size.isdigit() and int(size) > cfg.max_body_kb * 1024:
-            return JSONResponse({"error": f"request body over {cfg.max_body_kb} KB (serve.max_body_kb)"},
-                                status_code=413)
-        try:
-            return await asyncio.wait_for(call_next(request), timeout=cfg.request_timeout_s)
-        except TimeoutError:
-            return JSONResponse({"error": f"no answer within {cfg.request_timeout_s:g} s (serve.request_timeout_s)"},
-                                status_code=504)
-
-    def require_token(authorization: str | None = Header(None)) -> None:
-        """For endpoints that write: `Authorization: Bearer <serve.token>`; none configured → refused."""
-        given = (authorization or "").removeprefix("Bearer ").strip()
-        if not token or not hmac.compare_digest(given.encode(), token.encode()):
-            raise HTTPException(401, "this endpoint writes: send Authorization: Bearer <serve.token>")
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, err: StarletteHTTPException) -> JSONResponse:
+        # one shape for every refusal: {"error": "<one line>"} (validation errors keep FastAPI's 422 detail)
+        return JSONResponse({"error": str(err.detail)}, status_code=err.status_code, headers=err.headers)
 
     app.state.require_token = require_token
     from serving.review import add_review

@@ -68,19 +68,24 @@ def scripted_llm(rules, **kwargs) -> LLM:
     return LLM(ScriptedProvider(rules), **kwargs)
 
 
-def run_cli(args: list[str], capsys) -> tuple[int, str, str]:
-    """Run the `polyrag` entry point in-process; returns (exit code, stdout, stderr)."""
+def cli_exit_code(args: list) -> int:
+    """Run the `polyrag` entry point in-process; its exit code (output goes where it goes)."""
     import cli
 
     old = sys.argv
     sys.argv = ["polyrag", *map(str, args)]
-    code = 0
     try:
         cli.main()
     except SystemExit as e:
-        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     finally:
         sys.argv = old
+    return 0
+
+
+def run_cli(args: list[str], capsys) -> tuple[int, str, str]:
+    """Run the `polyrag` entry point in-process; returns (exit code, stdout, stderr)."""
+    code = cli_exit_code(args)
     captured = capsys.readouterr()
     return code, captured.out, captured.err
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 import urllib.error
+import urllib.parse
 import urllib.request
 
 import pytest
+from conftest import cli_exit_code as _cli
 from conftest import run_cli, serve_in_thread
 
 ONTO = """@prefix ex: <http://example.org/> .
@@ -44,22 +46,6 @@ def served(tmp_path_factory):
     with serve_in_thread(create_app(ws)) as base:
         yield base, ws
     mp.undo()
-
-
-def _cli(args) -> int:
-    import sys
-
-    import cli
-
-    old = sys.argv
-    sys.argv = ["polyrag", *map(str, args)]
-    try:
-        cli.main()
-        return 0
-    except SystemExit as e:
-        return e.code if isinstance(e.code, int) else 1
-    finally:
-        sys.argv = old
 
 
 def call(url: str, *, body: dict | bytes | None = None, headers: dict | None = None, method: str | None = None):
@@ -155,6 +141,7 @@ def test_sparql_endpoint_refuses_what_the_cli_refuses(served):
 
 def test_serving_beyond_loopback_needs_a_token(tmp_path, capsys, monkeypatch):
     monkeypatch.delenv("POLYRAG_SERVE__TOKEN", raising=False)
+    monkeypatch.delenv("POLYRAG_TOKEN", raising=False)
     ws = tmp_path / "ws"
     assert run_cli(["init", ws], capsys)[0] == 0
     code, out, err = run_cli(["serve", ws, "--host", "0.0.0.0"], capsys)
@@ -171,3 +158,86 @@ def test_a_request_past_the_time_limit_is_answered_504(served, monkeypatch):
     assert status == 504 and "serve.request_timeout_s" in json.loads(body)["error"]
     status, _, body = call(base + "/health")  # the other server, default limit, is unaffected
     assert status == 200
+
+
+def test_a_body_without_a_length_is_held_to_the_cap(served):
+    """A chunked body declares no Content-Length: the cap counts the bytes as they arrive."""
+    import http.client
+
+    base, _ = served
+    host, port = base.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=60)
+    chunks = (b"x" * 65536 for _ in range(8))  # 512 KB, twice serve.max_body_kb
+    conn.request("POST", "/sparql", body=chunks, headers={"Content-Type": "application/sparql-query"},
+                 encode_chunked=True)
+    resp = conn.getresponse()
+    assert resp.status == 413 and "serve.max_body_kb" in json.loads(resp.read())["error"]
+    conn.close()
+
+
+def test_writing_endpoints_need_the_token(served, monkeypatch):
+    """`require_token` guards what writes (the review page's actions): no token configured → every
+    write refused; POLYRAG_TOKEN configures one; a wrong one is refused, the right one goes through."""
+    base, ws = served
+    from serving.app import create_app
+
+    status, _, body = call(base + "/review/undo", body={})  # this server has no token at all
+    assert status == 401 and "Authorization: Bearer" in json.loads(body)["error"]
+    monkeypatch.setenv("POLYRAG_TOKEN", "s3cret")
+    app = create_app(ws)
+    assert app.state.token == "s3cret" and create_app(ws, token="other").state.token == "other"
+    with serve_in_thread(app) as guarded:
+        status, _, _ = call(guarded + "/review/undo", body={}, headers={"Authorization": "Bearer wrong"})
+        assert status == 401
+        status, _, body = call(guarded + "/review/undo", body={}, headers={"Authorization": "Bearer s3cret"})
+        assert status not in (401, 403), body  # past the guard: the action itself answers (nothing to undo)
+        status, _, _ = call(guarded + "/health")  # reading needs nothing
+        assert status == 200
+
+
+@pytest.mark.slow
+def test_reads_go_on_while_another_process_writes(served, tmp_path):
+    """8 clients ask and query while `polyrag ontology import` writes in another process: every
+    request is answered, and every answer is the one from before the write (it adds nothing asked)."""
+    import subprocess
+    import sys
+    import threading
+    from pathlib import Path
+
+    base, ws = served
+    question = {"question": "Which river does the Millbrook Bridge cross?"}
+    sparql = "/sparql?query=" + urllib.parse.quote("SELECT ?b WHERE { ?b a <http://example.org/Bridge> }")
+    before = (json.loads(call(base + "/ask", body=question)[2])["text"], call(base + sparql)[2])
+    extra = tmp_path / "extra.ttl"
+    extra.write_text("@prefix ex: <http://example.org/more#> .\n" + "".join(
+        f"ex:t{i} a ex:Thing ; ex:note \"note {i}\" .\n" for i in range(20_000)))
+    seen: list[tuple[int, object]] = []  # (status, True or what came instead)
+    stop = threading.Event()
+
+    def client(i: int) -> None:
+        while not stop.is_set():
+            if i % 2:
+                status, _, body = call(base + "/ask", body=question)
+                answer = json.loads(body)
+                # an error of the ontology layer would let the text layer answer: keep its outcome
+                seen.append((status, answer.get("text") == before[0]
+                             or [t["outcome"] for t in answer.get("trace", []) if t["step"].endswith(".error")]))
+            else:
+                status, _, body = call(base + sparql)
+                seen.append((status, body == before[1] or body[:300]))
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-m", "cli", "ontology", "import", str(ws), str(extra)], cwd=root,
+                          capture_output=True, text=True, timeout=300)
+    stop.set()
+    for t in threads:
+        t.join()
+    assert done.returncode == 0, done.stderr[-500:]
+    bad = [s for s in seen if s != (200, True)]
+    assert len(seen) >= 8 and not bad, bad[:3]
+    status, _, body = call(base + "/sparql?query=" + urllib.parse.quote("ASK { ?s a <http://example.org/more#Thing> }"),
+                           headers={"Accept": "application/sparql-results+json"})
+    assert json.loads(body)["boolean"] is True  # the next request sees the write

@@ -16,16 +16,29 @@ Bounded on both sides: the child stops reading rows once their text passes `repl
 huge strings would otherwise cross the pipe and sit in the parent's memory, which has no ceiling),
 and the parent reads the reply against the same deadline as the query, not with a blocking readline.
 
+The default graph is the union of the registered graphs, and a union of graphs is a set (the RDF
+merge SPARQL's FROM describes), but Oxigraph reads a list of default graphs as a bag: a triple held
+by two graphs (one instance typed by two documents' extractions) matched every pattern twice, so a
+SELECT without DISTINCT repeated rows. So before the first query of a generation, the worker asks
+whether any triple sits in two of the graphs (`overlaps`, a scan the parent caches per set of
+physical graphs, which change with every write); when one does, it copies the graphs into an
+in-memory store whose default graph holds each triple once, the named graphs beside it for GRAPH
+patterns, and queries that copy until the generation changes. A copy that would pass half of
+`memory_mb` is not made: the union stays a bag and the result says so (`QueryResult.bag`).
+
 Protocol (JSON lines on stdin/stdout): request {"query", "row_cap", "prefixes", "graphs", "generation"};
 reply {"ok": true, "kind", "variables", "rows", "truncated"} or {"ok": false, "error", "why"} where why is
 "syntax" (Oxigraph refused the text), "network" (the query tried to reach a SERVICE: a connection,
-a name lookup), "too_big" (the reply passed `reply_mb`) or "store".
+a name lookup), "too_big" (the reply passed `reply_mb`) or "store". A request {"prepare": true,
+"graphs", "generation", "overlap" (known or null), "triples"} readies the default graph of that
+generation and graph list; its reply is {"ok": true, "overlap", "bag"}.
 Started with no store path, the worker answers from an empty in-memory store.
 """
 
 from __future__ import annotations
 
 import atexit
+import hashlib
 import json
 import os
 import select
@@ -51,6 +64,7 @@ class QueryResult:
     rows: list[dict[str, Any]] = field(default_factory=list)
     truncated: bool = False
     ms: float = 0.0
+    bag: bool = False  # the graph union was read as a bag (too large to copy): a triple in two graphs repeats
 
 
 class ResultTooLarge(Exception):
@@ -65,10 +79,13 @@ def _size(row: dict[str, Any]) -> int:
 
 
 def execute(store, query: str, *, row_cap: int | None, prefixes: dict[str, str] | None = None,
-            graphs: list[str] | None = None, max_bytes: int | None = None, typed: bool = False) -> QueryResult:
-    """Run a (checked) read query on an open pyoxigraph store; `graphs` = the default graph's members;
+            graphs: list[str] | None = None, max_bytes: int | None = None, typed: bool = False,
+            own_default: bool = False, whole: bool | None = None) -> QueryResult:
+    """Run a (checked) read query on an open pyoxigraph store; `graphs` = the default graph's members
+    (`own_default`: the store's own default graph already holds their union, `graphs` are the named ones);
     `max_bytes`: ResultTooLarge once the rows' text passes it; `typed`: values as W3C JSON bindings
-    (rdfio.to_w3c) instead of plain Python values, for results that are serialised."""
+    (rdfio.to_w3c) instead of plain Python values, for results that are serialised; `whole`: `graphs`
+    are every named graph of the store (None: found out here, see `covers`)."""
     import pyoxigraph as ox
 
     from pyramid.ontology.rdfio import to_python, to_w3c
@@ -78,7 +95,10 @@ def execute(store, query: str, *, row_cap: int | None, prefixes: dict[str, str] 
 
     start = time.perf_counter()
     kwargs: dict[str, Any] = {"prefixes": prefixes or None}
-    if graphs is None:
+    if own_default:  # named explicitly so that, as below, the query's FROM clauses do not choose another
+        kwargs.update(default_graph=ox.DefaultGraph(),
+                      named_graphs=[ox.NamedNode(g) for g in graphs or ()] or [ox.NamedNode("urn:polyrag:graph:none")])
+    elif graphs is None or (whole if whole is not None else covers(store, graphs)):
         kwargs["use_default_graph_as_union"] = True
     else:
         names = [ox.NamedNode(g) for g in graphs]
@@ -118,27 +138,105 @@ def _names_service(query: str) -> bool:
     return "service" in query.lower()
 
 
+OVERLAP = "ASK { GRAPH ?a { ?s ?p ?o } GRAPH ?b { ?s ?p ?o } FILTER(?a != ?b) }"
+QUAD_BYTES = 500  # an in-memory Oxigraph quad with its indexes, measured: 49 MB for 105k quads
+
+
+def covers(store, graphs: list[str]) -> bool:
+    """Whether `graphs` hold every named graph of `store`. Then the store's own union of its graphs is
+    the default graph asked for, and Oxigraph reads it from one index: a list of graphs costs one
+    lookup per graph for every pattern (a join over 3,000 page graphs took seconds a row)."""
+    import pyoxigraph as ox
+
+    if len(graphs) < 2:
+        return False
+    wanted = set(graphs)
+    return all(isinstance(g, ox.NamedNode) and g.value in wanted for g in store.named_graphs())
+
+
+def overlaps(store, graphs: list[str]) -> bool:
+    """Whether a triple sits in two of `graphs` (a scan of them, stopped at the first such triple)."""
+    import pyoxigraph as ox
+
+    return len(graphs) > 1 and bool(store.query(OVERLAP, named_graphs=[ox.NamedNode(g) for g in graphs]))
+
+
+def set_union(store, graphs: list[str]):
+    """An in-memory copy of `graphs`: their union as its default graph (a set: each triple once), and
+    each of them as a named graph, so GRAPH patterns still see where a triple comes from."""
+    import pyoxigraph as ox
+
+    names = [ox.NamedNode(g) for g in graphs]
+    copy = ox.Store()
+    copy.bulk_extend(ox.Quad(q.subject, q.predicate, q.object) for g in names
+                     for q in store.quads_for_pattern(None, None, None, g))
+    copy.bulk_extend(q for g in names for q in store.quads_for_pattern(None, None, None, g))
+    return copy
+
+
+class _Dataset:
+    """The worker's view of one generation: the on-disk snapshot, and the set union when prepared."""
+
+    def __init__(self, path: str, memory_mb: int) -> None:
+        self.path, self.memory_mb = path, memory_mb
+        self.store, self.generation = None, None
+        self.union, self.union_key, self.bag_key = None, None, None
+        self.whole: dict[tuple, bool] = {}  # graph list -> it is every named graph of this snapshot
+
+    def open(self, generation: str | None):
+        import pyoxigraph as ox
+
+        if self.store is None or generation != self.generation:
+            self.store = self.union = self.union_key = self.bag_key = None  # close the old snapshot first
+            self.whole = {}
+            self.store = ox.Store.read_only(self.path) if self.path else ox.Store()
+            self.generation = generation
+        return self.store
+
+    def prepare(self, req: dict[str, Any]) -> dict[str, Any]:
+        store, graphs = self.open(req.get("generation")), req.get("graphs") or []
+        overlap = req.get("overlap")
+        if overlap is None:
+            overlap = overlaps(store, graphs)
+        key = tuple(graphs)
+        bag = overlap and 2 * int(req.get("triples") or 0) * QUAD_BYTES > self.memory_mb * 500_000
+        if overlap and not bag and self.union_key != key:
+            self.union, self.union_key = None, None  # one copy at a time
+            self.union, self.union_key = set_union(store, graphs), key
+        self.bag_key = key if bag else None
+        return {"ok": True, "overlap": overlap, "bag": bag}
+
+    def run(self, req: dict[str, Any], max_bytes: int) -> QueryResult:
+        store, graphs = self.open(req.get("generation")), req.get("graphs")
+        key = tuple(graphs or ())
+        own = self.union is not None and self.union_key == key
+        if not own and key not in self.whole:
+            self.whole[key] = covers(store, list(key))
+        res = execute(self.union if own else store, req["query"], row_cap=req.get("row_cap"),
+                      prefixes=req.get("prefixes"), graphs=graphs, max_bytes=max_bytes,
+                      typed=bool(req.get("typed")), own_default=own, whole=self.whole.get(key))
+        res.bag = self.bag_key == key
+        return res
+
+
 def serve(path: str, memory_mb: int, reply_mb: int = 64) -> None:
     """The child's loop: one request line in, one reply line out. Confined first, then reads."""
     from pyramid.sandbox import deny_network, limit_memory
 
     sandboxed = deny_network()
     limit_memory(memory_mb)
-    import pyoxigraph as ox
-
-    store, generation = None, None
+    dataset = _Dataset(path, memory_mb)
     for line in sys.stdin:
         req = json.loads(line)
         try:
-            if store is None or req.get("generation") != generation:
-                store = None  # close the old snapshot before opening the new one
-                store = ox.Store.read_only(path) if path else ox.Store()
-                generation = req.get("generation")
+            if req.get("prepare"):
+                sys.stdout.write(json.dumps(dataset.prepare(req)) + "\n")
+                sys.stdout.flush()
+                continue
             if not sandboxed and _names_service(req["query"]):
                 # no system-level guard here (not Linux x86_64/aarch64): fail closed on the word itself
                 raise PermissionError("SERVICE")
-            res = execute(store, req["query"], row_cap=req.get("row_cap"), prefixes=req.get("prefixes"),
-                          graphs=req.get("graphs"), max_bytes=reply_mb * 1_000_000, typed=bool(req.get("typed")))
+            res = dataset.run(req, reply_mb * 1_000_000)
             reply = {"ok": True, **res.__dict__}
         except SyntaxError as err:
             reply = {"ok": False, "why": "syntax", "error": str(err)}
@@ -150,24 +248,32 @@ def serve(path: str, memory_mb: int, reply_mb: int = 64) -> None:
             # A SERVICE to a host name fails in the name lookup, one to a refused port or scheme in the
             # HTTP client (OSErrors, not the sandbox's PermissionError); one with an unbound name
             # variable says so. The store is not to blame for either.
-            service = _names_service(req["query"]) and (isinstance(err, OSError) or "service" in str(err).lower())
+            service = _names_service(req.get("query", "")) and (isinstance(err, OSError) or "service" in str(err).lower())
             reply = {"ok": False, "why": "network" if service else "store", "error": f"{type(err).__name__}: {err}"}
         sys.stdout.write(json.dumps(reply, default=str) + "\n")
         sys.stdout.flush()
 
 
 class _StoreChanged(WorkspaceError):
-    """The store failed under a query (e.g. files removed by a concurrent write); retried once."""
+    """The store failed under a query (e.g. files removed by a concurrent write); retried. `files`:
+    RocksDB said a file was missing or unreadable, the mark of a write racing the read."""
+
+    @property
+    def files(self) -> bool:
+        return any(mark in str(self) for mark in ("No such file", "IO error", "Corruption"))
 
 
 class QueryWorker:
     """Parent side: one long-lived child per store path (None: an empty store); `run` waits at most
     `timeout_s`, reply included; the child's heap is capped at `memory_mb`, its reply at `reply_mb`."""
 
-    def __init__(self, store_path: Path | None, *, memory_mb: int = 2048, reply_mb: int = 64) -> None:
+    def __init__(self, store_path: Path | None, *, memory_mb: int = 2048, reply_mb: int = 64,
+                 overlap_cache: Path | None = None) -> None:
         self.store_path = Path(store_path) if store_path is not None else None
         self.memory_mb = memory_mb
         self.reply_mb = reply_mb
+        self.overlap_cache = overlap_cache  # JSON: digest of a list of physical graphs -> whether they overlap
+        self._prepared: tuple | None = None  # (generation, graphs) the child has readied its default graph for
         self._proc: subprocess.Popen | None = None
         self._lock = threading.RLock()
         atexit.register(self.close)
@@ -185,15 +291,71 @@ class QueryWorker:
         return self._proc
 
     def run(self, query: str, *, timeout_s: float, row_cap: int | None, prefixes: dict[str, str] | None,
-            graphs: list[str] | None, generation: str | None, typed: bool = False) -> QueryResult:
+            graphs: list[str] | None, generation: str | None, typed: bool = False, triples: int = 0) -> QueryResult:
+        """`triples`: how many the graphs hold (the registry's count), to judge whether a set copy fits."""
         # one child, one request line at a time: threads of a server take turns
         with self._lock:
-            try:
-                return self._run(query, timeout_s, row_cap, prefixes, graphs, generation, typed)
-            except _StoreChanged:
-                # A write replaced files under the worker's read-only snapshot mid-query: once more, fresh.
-                self.close()
-                return self._run(query, timeout_s, row_cap, prefixes, graphs, generation, typed)
+            # A write in another process can remove files under the child's read-only snapshot, or
+            # while it opens one (see OntologyStore._open): a fresh child, a moment later, a few times.
+            for wait in (0.0, 0.1, 0.3, None):
+                try:
+                    self._prepare(graphs, generation, triples)
+                    return self._run(query, timeout_s, row_cap, prefixes, graphs, generation, typed)
+                except _StoreChanged as err:
+                    self.close()
+                    if wait is None or (wait and not err.files):  # any other failure: one more try only
+                        raise
+                    time.sleep(wait)
+            raise AssertionError("unreachable")
+
+    def _prepare(self, graphs: list[str] | None, generation: str | None, triples: int) -> None:
+        """Ready the child's default graph for this generation: a set union when the graphs overlap.
+        Outside the query's timeout (a copy takes ~1 s per 100k triples), under a deadline of its own."""
+        from pyramid.errors import QueryTimeout
+
+        key = (generation, tuple(graphs or ()))
+        if key == self._prepared or len(graphs or ()) < 2:
+            return
+        digest = hashlib.sha256("\n".join(sorted(graphs or ())).encode()).hexdigest()[:24]
+        cache = self._read_cache()
+        request = {"prepare": True, "graphs": graphs, "generation": generation, "overlap": cache.get(digest),
+                   "triples": triples}
+        start = time.perf_counter()
+        proc = self._start()
+        try:
+            proc.stdin.write((json.dumps(request) + "\n").encode())
+            proc.stdin.flush()
+        except BrokenPipeError:
+            raise WorkspaceError(f"the query process for {self.store_path} died: {self._stderr()}") from None
+        limit = 60 + triples / 20_000
+        line = self._read_reply(proc, start + limit)
+        if line is None:
+            self.close()
+            raise QueryTimeout(f"reading the ontology's graphs took longer than {limit:.0f} s and was stopped")
+        if not line:
+            raise WorkspaceError(f"the query process for {self.store_path} stopped while reading the graphs "
+                                 f"({self._stderr()}); raise ontology.memory_mb")
+        reply = json.loads(line)
+        if not reply["ok"]:
+            raise _StoreChanged(f"reading the graphs of {self.store_path} failed: {reply['error']}")
+        if cache.get(digest) is None and self.overlap_cache is not None:
+            self._write_cache({**dict(list(cache.items())[-15:]), digest: reply["overlap"]})
+        self._prepared = key
+
+    def _read_cache(self) -> dict[str, bool]:
+        try:
+            data = json.loads(self.overlap_cache.read_text(encoding="utf-8")) if self.overlap_cache else {}
+        except (OSError, ValueError):  # none yet, or half-written by a process killed mid-write: asked again
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def _write_cache(self, data: dict[str, bool]) -> None:
+        from pyramid.workspace import atomic_write_json
+
+        try:
+            atomic_write_json(self.overlap_cache, data)
+        except OSError:  # a read-only workspace: the next process scans again
+            pass
 
     def _run(self, query: str, timeout_s: float, row_cap: int | None, prefixes: dict[str, str] | None,
              graphs: list[str] | None, generation: str | None, typed: bool = False) -> QueryResult:
@@ -268,6 +430,7 @@ class QueryWorker:
 
     def close(self) -> None:
         proc, self._proc = self._proc, None
+        self._prepared = None
         if proc is not None and proc.poll() is None:
             proc.kill()
             proc.wait()

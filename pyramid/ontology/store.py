@@ -13,7 +13,8 @@ document), "import:<name>" (an imported file). `doc_graph(id)` / `import_graph(n
         checked by pyramid.ontology.safety.check_query (read-only; SERVICE refused), run in a killable,
         network-less, memory-capped child process (QueryTimeout after timeout_s), at most row_cap rows; values are plain Python
         values with IRIs as strings. `graphs` limits the default graph to some logical graphs.
-    store.run_query(...) -> QueryResult  the same with kind, variables and the truncated flag
+    store.run_query(...) -> QueryResult  the same with kind, variables and the truncated flag; the default
+        graph is the union of the graphs as a set (a triple held by two graphs matches once; query_worker)
     store.run_trusted(query, graphs=None) -> QueryResult   in-process, unchecked: the layer's own queries
     store.quads(names=None) -> Iterator[ox.Quad]; store.count(name=None) -> int; store.graphs() -> dict
     store.replace_graph(name, triples, source="") -> GraphInfo     (writes need the workspace lock)
@@ -40,6 +41,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass
@@ -56,6 +58,7 @@ from pyramid.ontology.query_worker import QueryResult, QueryWorker, _StoreChange
 SCHEMA = "schema"
 INFERRED = "inferred"
 REGISTRY = "graphs.json"
+OVERLAP_CACHE = "cache/overlap.json"  # query_worker: whether a set of physical graphs shares a triple (a cache)
 GRAPH_PREFIX = "urn:polyrag:graph:"
 _BULK_MIN = 2000  # below this, a transactional extend is as fast as a bulk write
 
@@ -192,12 +195,20 @@ class OntologyStore(GraphRegistry):
         return True
 
     def _open(self, *, read_only: bool) -> ox.Store:
-        try:
-            return ox.Store.read_only(str(self.path)) if read_only else ox.Store(str(self.path))
-        except (RuntimeError, FileNotFoundError, NotADirectoryError) as err:  # RocksDB's Corruption, files gone
-            raise self._damaged(str(err)) from None
-        except OSError as err:  # not damage: a lock held elsewhere, permissions
-            raise WorkspaceError(f"cannot open the ontology store {self.path}: {err}") from None
+        # A read-only open lists the table files in the MANIFEST, then opens them: a writer in another
+        # process compacting in between removes one ("No such file ... .sst", reported as Corruption),
+        # which is a race, not damage. So a read-only open is tried again for ~0.8 s before it is called so.
+        waits = (0.05, 0.1, 0.2, 0.4) if read_only else ()
+        for wait in (*waits, None):
+            try:
+                return ox.Store.read_only(str(self.path)) if read_only else ox.Store(str(self.path))
+            except (RuntimeError, FileNotFoundError, NotADirectoryError) as err:  # RocksDB's Corruption, files gone
+                if wait is None:
+                    raise self._damaged(str(err)) from None
+                time.sleep(wait)
+            except OSError as err:  # not damage: a lock held elsewhere, permissions
+                raise WorkspaceError(f"cannot open the ontology store {self.path}: {err}") from None
+        raise AssertionError("unreachable")
 
     @contextlib.contextmanager
     def _reader(self) -> Iterator[ox.Store]:
@@ -218,12 +229,13 @@ class OntologyStore(GraphRegistry):
         where = self.path if self._on_disk() else None
         if self._worker is None or self._worker.store_path != where:
             self.close()
-            self._worker = QueryWorker(where, memory_mb=self.memory_mb)
+            self._worker = QueryWorker(where, memory_mb=self.memory_mb, overlap_cache=self.root / OVERLAP_CACHE)
         registry = self._registry()
+        chosen = [GraphInfo(**g) for n, g in registry["graphs"].items() if graphs is None or n in graphs]
         try:
             return self._worker.run(query, timeout_s=timeout_s, row_cap=row_cap, prefixes=prefixes,
-                                    graphs=self._iris(graphs) if where else [], generation=registry["generation"],
-                                    typed=typed)
+                                    graphs=[g.iri for g in chosen] if where else [], generation=registry["generation"],
+                                    typed=typed, triples=sum(g.triples for g in chosen))
         except _StoreChanged:
             # The store failed in the worker twice: if it does not even open here, say it is damaged.
             if where is not None:

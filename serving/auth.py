@@ -1,0 +1,40 @@
+"""Who may do what. Reading is open (the server binds to loopback unless a token is set); an endpoint
+that writes declares `dependencies=[Depends(require_token)]` and then answers only a request that
+sends `Authorization: Bearer <token>`. The token is, first found: `polyrag serve --token`, the
+environment's POLYRAG_TOKEN, the workspace's `serve.token` (polyrag.toml or POLYRAG_SERVE__TOKEN).
+With none configured, every writing endpoint refuses (401): there is no open write.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import os
+
+from fastapi import Header, HTTPException, Request
+
+from pyramid.config import Settings
+
+
+def server_token(settings: Settings, given: str | None = None) -> str | None:
+    """The token this server asks writers for (see the module docstring), or None."""
+    return given or os.environ.get("POLYRAG_TOKEN") or settings.serve.token.get_secret_value() or None
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def require_token(request: Request, authorization: str | None = Header(None)) -> None:
+    """FastAPI dependency for endpoints that write: the bearer token must equal the app's
+    (`app.state.token`, set by serving.app.create_app); compared in constant time."""
+    token: str | None = getattr(request.app.state, "token", None)
+    given = (authorization or "").removeprefix("Bearer ").strip()
+    if not token or not hmac.compare_digest(given.encode(), token.encode()):
+        raise HTTPException(401, "this endpoint writes: send Authorization: Bearer <token> (polyrag serve --token, "
+                                 "POLYRAG_TOKEN or serve.token)")
