@@ -304,6 +304,13 @@ def build_settings_digest() -> str:
     return hashlib.sha256(json.dumps(dump, sort_keys=True).encode()).hexdigest()[:16]
 
 
+def reader_digest() -> str:
+    """The reading code's source: a build read by other code is not reused."""
+    from pyramid.ontology import pages, reader
+
+    return hashlib.sha256(b"".join(Path(m.__file__).read_bytes() for m in (reader, pages))).hexdigest()[:16]
+
+
 def select_pages(docs: Sequence, limit: int | None) -> list:
     """The first `limit` pages (all when None), plus every department page so departments exist."""
     return [d for i, d in enumerate(docs) if limit is None or i < limit or d.id.startswith("dept-")]
@@ -320,7 +327,7 @@ def ensure_workspace(root: Path, pages_file: Path, schema_file: Path, *, limit: 
     root, progress = Path(root), progress or NullProgress()
     want = {"pages": str(Path(pages_file).resolve()), "pages_sha256": _digest(pages_file),
             "schema": str(Path(schema_file).resolve()), "schema_sha256": _digest(schema_file),
-            "limit": limit, "settings": build_settings_digest()}
+            "limit": limit, "settings": build_settings_digest(), "reader": reader_digest()}
     stamp = root / STAMP
     old = json.loads(stamp.read_text(encoding="utf-8")) if stamp.exists() else None
     if old is not None and old.get("source") == want and old.get("status") == "built":
@@ -418,7 +425,9 @@ def run(data_dir: Path, out_dir: Path, *, pages: Path | None = None, questions: 
     data = {"pages_file": str(pages_file), "limit": limit, "pages": len(page_rows),
             "page_kinds": dict(Counter(p["id"].split("-", 1)[0] for p in page_rows)),
             "build": build, "extraction": extraction, "qa_setup_seconds": round(setup, 3), "acadchall": answered}
-    write_report(out_dir, NAME, data, markdown(data))
+    # the dev pages report as `pages`, another pages file (our layouts: bench make-pages) beside it
+    name = NAME if pages is None else f"{NAME}-{Path(pages).stem}"
+    write_report(out_dir, name, data, markdown(data))
     return data
 
 

@@ -62,6 +62,7 @@ OPTIONS_HIT = 0.15        # its rows support some option / none of them
 # the department reading would win on its words)
 SUBCLASS_ONLY = 0.25
 TRACE_READINGS = 6
+STEM = 5                  # a property word this long names the property inside a longer word too
 RUN_BUDGET = 16           # queries run for evidence, at most
 MAX_CHOICES = 4
 PLACEHOLDERS = ("X", "Y", "Z")
@@ -240,16 +241,25 @@ class ReadingPlanner:
                 out.append(Anchor(tuple((m.start, m.end) for m in ms), ms[0].text, iris, tuple(sorted(classes))))
         out = [self._with_class_word(a, question) for a in _merge_adjacent(sorted(out, key=lambda a: a.spans[0]),
                                                                             question)]
-        taken = [s for a in out for s in a.spans] + self._class_spans(question)
+        named = {s for a in out for s in a.spans}
+        words = self._words_outside(question, out)
         by_span: dict[tuple[int, int], list[ValueMatch]] = {}
-        for v in self.values.matches(question, skip=taken):
-            by_span.setdefault((v.start, v.end), []).append(v)
+        for v in self.values.matches(question, skip=self._class_spans(question)):
+            inside = [(s, e) for s, e in named if v.start < e and s < v.end]
+            # A value beside the names; a longer value around a name ("geospatial computer vision"
+            # around a course "Computer Vision"); or a whole name that is also a value when the
+            # question names the value's property ("whose research includes information technology",
+            # a course title and a research interest): the readings of both compete.
+            if not inside or v.exact and (
+                    all(v.start <= s and e <= v.end for s, e in inside) and (v.start, v.end) not in named
+                    or (v.start, v.end) in named and self._names_property(v.prop, words)):
+                by_span.setdefault((v.start, v.end), []).append(v)
         spans = list(by_span)
         schemaish = self._schemaish([question[a:b] for a, b in spans])
         for ((start, end), vs), drop in zip(by_span.items(), schemaish):
             if drop:
                 continue
-            for v in vs[:2]:  # a value held by two properties is two anchors
+            for v in vs:  # a value held by two properties is two anchors
                 if self.vocab.get(v.prop):
                     out.append(Anchor(((start, end),), v.text, prop=v.prop, exact=v.exact, stored=v.stored))
         return sorted(out, key=lambda a: a.spans[0])
@@ -275,6 +285,13 @@ class ReadingPlanner:
         """The question's words (one form each) outside the spans of the instances it names."""
         masked = self.masked(question, anchors)
         return {self._forms(w)[0] for w in re.findall(r"\w+", masked) if w not in PLACEHOLDERS and fold(w)}
+
+    def _names_property(self, prop: str, words: set[str]) -> bool:
+        """The question's words hold a content word of the property's name, or a word built on it
+        ("research", "researchers" for has_research_interest; "interested" for interest)."""
+        term = self.vocab.get(prop)
+        own = set(self._forms(property_words(term))) - STOPWORDS if term else set()
+        return any(w == p or len(p) >= STEM and w.startswith(p) for w in words for p in own)
 
     def _names(self, cls: str, words: set[str]) -> bool:
         name = set(self._forms(self.vocab.by_iri[cls].words)) if cls in self.vocab.by_iri else set()

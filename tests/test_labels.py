@@ -89,3 +89,20 @@ def test_persisted_index_is_used_only_with_its_fingerprint(index, tmp_path):
     again = LabelIndex.load(path, "polyu")
     assert again is not None and iris(again.link("Wai On Wong")) == {"ME37", "ME38"}
     assert LabelIndex.load(path, "another store") is None
+
+
+def test_a_mention_stops_at_the_name(index):
+    """The possessive is the question's grammar, and a word beside a misspelt name is not part of it:
+    the fuzzy tier forgives a typo inside a name, not a word more at its edge."""
+    [m] = index.mentions("Where does Chih-yung WEN's lab sit?")
+    assert m.text == "Chih-yung WEN" and iris(m.links) == {"AAE1"}
+    [m] = index.mentions("Is Chih-yung Wenn's rank known?")
+    assert m.text == "Chih-yung Wenn" and iris(m.links) == {"AAE1"}
+
+
+def test_a_lone_surname_is_a_name_after_a_title():
+    people = LabelIndex.from_rows([(EX + "p1", "Dr Okonkwo"), (EX + "p2", "Halvorsen Marit")],
+                                  [(EX + "p1", EX + "STAFF"), (EX + "p2", EX + "STAFF")])
+    assert [(m.text, iris(m.links)) for m in people.mentions("Which unit is Dr Okonkwo attached to?")] == \
+        [("Okonkwo", {"p1"})]
+    assert people.mentions("Which unit is Okonkwo attached to?") == []  # a lone capitalised word is not

@@ -73,3 +73,16 @@ def test_the_sparql_rule_alternative_reaches_the_same_answers(small_lubm, shared
     assert rules["rounds"] >= 2 and rules["closure"] > rules["asserted"]
     assert {n: len(rules["answers"][n]) for n in QUERIES} == {n: len(mine["answers"][n]) for n in QUERIES}
     assert all(rules["answers"][n] == mine["answers"][n] for n in QUERIES)
+
+
+@pytest.mark.slow
+def test_the_bench_at_scale_checks_answers_without_rdflib(tmp_path, shared_data):
+    """`bench lubm --no-reference` (LUBM(10) and up): no rdflib; its own report, answers checked."""
+    import json
+
+    from benchmarks.lubm import run
+
+    result = run(1, tmp_path, departments=1, with_reference=False, ontology=shared_data / "lubm" / "univ-bench.owl")
+    assert result["all_equal"] and "reference" not in result
+    saved = json.loads((tmp_path / "lubm-1.json").read_text())
+    assert saved["queries"]["Q14"]["answers"] > 0 and saved["sparql_rules_memory"]["rounds"] >= 2

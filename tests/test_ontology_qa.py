@@ -95,6 +95,19 @@ def test_open_questions_in_unseen_wordings(polyu_ws, embedder, question, expecte
     assert ans.layer == "ontology" and expected in ans.text and ans.usage.calls == 0, (ans.text, ans.trace[1].input)
 
 
+def test_a_name_that_is_also_a_value_is_read_as_the_value_the_question_names(polyu_ws, embedder):
+    """"Information Technology" titles a course and is a research interest of several staff: a
+    question about research reads the interest; one that does not name it reads the course."""
+    s = session(polyu_ws, embedder)
+    gold = {r["s"] for r in s.ontology.select_trusted(
+        f'SELECT ?s WHERE {{ ?s <{EX}has_research_interest> ?v FILTER(LCASE(STR(?v)) = "information technology") }}')}
+    research = answer_ontology(s, "Name the academics for whom information technology is a research topic.")
+    assert research.evidence[0].plan["target"] == "STAFF" and len(gold) >= 2
+    assert {r["x"] for r in research.evidence[0].rows} == gold
+    course = answer_ontology(s, "Which department puts on Information Technology?")
+    assert course.evidence[0].plan["target"] == "DEPARTMENT"
+
+
 def test_a_faculty_question_takes_the_second_hop_even_without_options(polyu_ws, embedder):
     # works_for is ranged on FACULTY and DEPARTMENT is a subclass of FACULTY: the one-step reading
     # returns the department, which is a "faculty" only through the axiom; the answer is the faculty

@@ -95,6 +95,33 @@ def test_label_line_with_bullets_and_dash_fields(polyu):
     assert "works_for" not in got          # a course works for nobody: the class decides
 
 
+def test_a_table_header_names_columns_and_a_bare_label_line_heads_bullets(polyu):
+    """A markdown table's first row names its columns ("Field | Value"): no fact. A label on a line
+    of its own, with no colon, owns the bullets under it."""
+    text = ("| Field | Value |\n|---|---|\n| Home unit | Department of Marine Cartography |\n\n"
+            "Research interests\n• tidal mapping\n• sonar imaging\n")
+    got = facts(polyu.read("Dr Wen-Li Haraldsen", text))
+    assert sorted(got["has_research_interest"]) == ["sonar imaging", "tidal mapping"]
+    assert "Value" not in {v for vals in got.values() for v in vals}
+
+
+def test_a_sentence_whose_subject_is_the_code_alone_or_whose_object_is_the_entity(polyu):
+    """The code alone stands for the course; a sentence-final number is a value, not a list marker;
+    a department that "runs" the course points to it backwards, the types choosing offered_by."""
+    text = ("The Department of Marine Cartography runs MRN4410 Charting Reefs. "
+            "MRN4410 carries 4 credits and is taught at level 3.")
+    r = polyu.read("MRN4410 Charting Reefs", text)
+    got = facts(r)
+    assert got.get("has_credit_value") == ["4"] and got.get("has_subject_level") == ["3"]
+    assert got.get("offered_by") == ["Department of Marine Cartography"]
+
+
+def test_a_title_that_ends_with_its_code(polyu):
+    r = polyu.read("Charting Reefs (MRN4410)", "Units of credit — 4\nRun by — Department of Marine Cartography")
+    got = facts(r)
+    assert got.get("has_subject_code") == ["MRN4410"] and got.get("has_subject_title") == ["Charting Reefs"]
+
+
 def test_prose_read_by_the_parser(polyu):
     text = ("The Department of Marine Cartography is part of the Faculty of Ocean Studies. "
             "It was founded to chart the harbour and now trains hydrographers.")

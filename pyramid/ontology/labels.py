@@ -336,6 +336,8 @@ class LabelIndex:
 
         def claim(a: int, b: int, links: list[Link]) -> None:
             start, end = tokens[a][0], tokens[b - 1][1]
+            if question[end - 2:end] in ("'s", "’s") and end - 2 > start:
+                end -= 2  # the possessive is the question's grammar, not the name's ("X's department")
             found.append(Mention(question[start:end], start, end, tuple(links)))
             for k in range(a, b):
                 used[k] = True
@@ -366,8 +368,11 @@ class LabelIndex:
                 if n == 1:
                     if words[0] in TITLES:
                         continue
-                    links = self.link(span, fuzzy=False) if (codes_in(span) or span.isupper()) else []
-                    links = [lk for lk in links if lk.tier in ("code", "acronym", "exact")]
+                    # a lone word is a name when it is a code, an acronym, or follows a title ("Prof. Yim")
+                    titled = a > 0 and tokens[a - 1][2] in TITLES and span[:1].isupper()
+                    links = self.link(span, fuzzy=False) if (codes_in(span) or span.isupper() or titled) else []
+                    links = [lk for lk in links if lk.tier in ("code", "acronym", "exact") or
+                             (titled and lk.tier == "folded")]
                 else:
                     full = " ".join(words).split()
                     flat = strip_title_words(full)
@@ -379,10 +384,20 @@ class LabelIndex:
                     ids = self._keys["folded"].get(key) or self._keys["bag"].get(bag_of(roman))
                     links = self._links(ids or (), "folded", cjk=cjk, strict=True)
                     if not links and fuzzy and n >= 2 and span[:1].isupper() and len(key) >= 8:
-                        links = self._fuzzy(span, list, 3, cjk, strict=True)
+                        links = [lk for lk in self._fuzzy(span, list, 3, cjk, strict=True) if _ends_on_label(roman, lk)]
                 if links:
                     claim(a, b, links)
         return sorted(found, key=lambda m: m.start)
+
+
+def _ends_on_label(words: Sequence[str], link: Link) -> bool:
+    """A fuzzy span begins and ends on words of the label it found: a typo inside a name is forgiven,
+    a word beside it is not ("Zhuo June CHENG's job" is "Zhuo June CHENG" and the word "job")."""
+    label = fold_words(link.label)
+    return bool(label) and all(max(fuzz.ratio(w, lw) for lw in label) >= EDGE_WORD for w in (words[0], words[-1]))
+
+
+EDGE_WORD = 75  # rapidfuzz ratio: "zhangg" / "zhang" 91, "job" / "cheng" 25
 
 
 FORMAT = 4  # of the saved index: a file written by an older rule is rebuilt

@@ -33,7 +33,7 @@ from functools import cached_property
 import numpy as np
 
 from pyramid.embeddings import Embedder
-from pyramid.normalise import STOPWORDS, fold, name_key
+from pyramid.normalise import STOPWORDS, codes_in, fold, name_key
 from pyramid.ontology.vocab import Term, Vocab, local_name, word_forms
 
 MIN_SIMILARITY = 0.30     # a datatype property this far from a field's label (cosine) is not what it states
@@ -133,6 +133,12 @@ class PageReader:
         words = " ".join(w for w in p.words.split() if w not in self._shared_words) or p.words
         return f"{words}. {p.comment}" if p.comment else words
 
+    def _embed_contexts(self, contexts: Iterable[str]) -> None:
+        """`_sims`'s vectors for many contexts in one batch."""
+        todo = {key: c for c in contexts if (key := fold(c)) not in self._vec}
+        if todo:
+            self._vec.update(zip(todo, self.embedder.embed([c or "value" for c in todo.values()], kind="query")))
+
     def _sims(self, context: str) -> np.ndarray:
         key = fold(context)
         if key not in self._vec:
@@ -185,7 +191,13 @@ class PageReader:
 
     def prepare(self, pages: Iterable[Page]) -> None:
         """Embed, in one batch, every value that will be compared with the examples (one at a time
-        they cost a model call each)."""
+        they cost a model call each), and every label context the linking will compare with the
+        properties, a list's items under a vague label included ("Expertise: sonar imaging")."""
+        pages = list(pages)
+        self._embed_contexts(seg.context for page in pages for seg in page.segments)
+        self._embed_contexts(f"{seg.context}: {item}" for page in pages for seg in page.segments
+                             if float(self._sims(seg.context).max()) < CONFIDENT
+                             and len(items := self._items_of(seg)) > 1 for item in items)
         texts = []
         for page in pages:
             texts.append(page.title)
@@ -345,7 +357,12 @@ class PageReader:
             if not line or set(line) <= set("|-: "):
                 continue
             cells = [c.strip() for c in line.strip("|").split("|")] if line.startswith("|") else []
+            if cells and i < len(lines) and lines[i].strip().startswith("|") and set(lines[i].strip()) <= set("|-: "):
+                continue  # a table's header row (the rule line follows it): names the columns, states nothing
             field_ = self._field(line, title)
+            if field_ is None and i < len(lines) and _BULLET.match(lines[i]) and _label_like(line) \
+                    and not _FIELD.match(line) and not fold(line).startswith(fold(title)):
+                field_ = (line.rstrip(":："), "")  # a label alone on its line ("Expertise"), bullets below
             if len(cells) == 2 and _label_like(cells[0]):
                 out.append(Segment(cells[0], cells[1], "field"))
             elif field_ is not None:
@@ -395,6 +412,8 @@ class PageReader:
         key = set(name_key(title).split())
         if key and len(words & key) / len(key) >= 0.5:
             return True
+        if codes_in(span.text) and words <= key:
+            return True  # the entity's code alone stands for it ("AAE1002 carries 3 credits")
         determined = any(t.dep_ == "det" and t.lower_ in ("the", "this", "that") for t in span)
         return subject.pos_ == "NOUN" and determined and not any(t.pos_ == "PROPN" for t in span)
 
@@ -406,7 +425,7 @@ class PageReader:
         root = sent.root
         subjects = [t for t in root.children if t.dep_ in ("nsubj", "nsubjpass")]
         if subjects and not self._about_entity(subjects[0], title):
-            return []
+            return self._entity_as_object(sent, subjects[0], title, n)
         taken = {t.i for s in subjects for t in s.subtree}
         out: list[Segment] = []
         for tok in sent:
@@ -423,6 +442,8 @@ class PageReader:
                 out.append(Segment(context, _cardinal(tok) or tok.text, "prose", number=True, sentence=n))
                 taken.add(tok.i)
             elif tok.dep_ in ("dobj", "pobj", "attr", "oprd", "acomp", "appos") and tok.pos_ in ("NOUN", "PROPN", "X"):
+                if any(c.dep_ == "nummod" and _cardinal(c) is not None for c in tok.children):
+                    continue  # "at level 3": the number is the value, the noun its context (below)
                 span = _value_span(tok, self._names_thing)
                 if self._names_thing(span.text):
                     span = _name_run(span)
@@ -439,6 +460,19 @@ class PageReader:
                 mention = any(e.start <= tok.i < e.end and e.label_ in _ENTITY_LABELS for e in sent.ents)
                 out.append(Segment(context, value, "prose", mention=mention, sentence=n))
         return out
+
+    def _entity_as_object(self, sent, subject, title: str, n: int) -> list[Segment]:
+        """"The Department of X runs MRN4410": a named thing does something to the page's entity, which
+        is the object. The thing is a value of the entity through the verb read backwards ("runs by",
+        as "is run by"); which property, the types decide (what the entity's class can point to)."""
+        root = sent.root
+        objects = [t for t in root.children if t.dep_ in ("dobj", "attr")]
+        span = _span(subject)
+        if not objects or not self._names_thing(span.text) or not self._about_entity(objects[0], title):
+            return []
+        words = [t for t in _name_run(span) if not (t.dep_ == "det" and t.i == span.start)]
+        value = span.doc[words[0].i:words[-1].i + 1].text.strip(" ,.") if words else ""
+        return [Segment(f"{root.text} by", value, "prose", mention=True, sentence=n)] if value else []
 
     def _names_thing(self, text: str) -> bool:
         """The words name a thing of the schema's classes: a class word in them, or another page's title."""
@@ -484,38 +518,44 @@ class PageReader:
                     return [left, *self._things(right)]
         return [value]
 
+    def _items_of(self, seg: Segment) -> list[str]:
+        return _items(seg.value) if _is_list(seg.value) else self._things(seg.value)
+
     def candidates(self, seg: Segment) -> list[list[tuple[float, ReadFact]]]:
         """For each value of the segment (a list field: each item), the facts it could state, best
         first: object properties whose range fits a value that names a thing (types decide; the
         label's meaning ranks), else datatype properties by the meaning of the label (with the item,
         for a list) — the entity's class chooses later. Names, titles and codes come from fields or
         the page's title, never from inside a sentence."""
-        items = _items(seg.value) if _is_list(seg.value) else self._things(seg.value)
+        items = self._items_of(seg)
         out = []
         plain = float(self._sims(seg.context).max()) >= CONFIDENT
+        read = []
         for item in items:
             # a list under a plain label: the label says what every item is; under a vague one, each
             # item helps say it
             context = seg.context if len(items) == 1 or plain else f"{seg.context}: {item}"
-            sims = self._sims(context)
-            kind = self._mention_class(item, seg) if not seg.number else None
-            options: list[tuple[float, ReadFact]] = []
-            if kind is not None:
-                for j, p in enumerate(self.props):
-                    if p.kind != "object" or (kind and p.ranges and not self.vocab.fits(kind, p.ranges)) or \
-                            (not kind and sims[j] < OBJECT_SIMILARITY):
-                        continue
-                    rng = kind or (p.ranges[0] if p.ranges else "")
-                    # a thing of a known class: the types decide (above any datatype reading); a name of
-                    # no known class competes with the datatype readings on meaning alone
-                    score = (1.0 if kind else 0.0) + float(sims[j])
-                    options.append((score, ReadFact("", p.iri, item, True, rng, seg.context)))
+            raw = sims = self._sims(context)
             if not seg.number and (seg.kind == "prose" or float(sims.max()) < CONFIDENT):
                 # no label says it plainly: what the value resembles counts too — all of it when nothing
                 # but the value was said ("X is Associate Professor"), half of what it adds to a verb's
                 # meaning ("obtained Bachelor of Science" is a degree, whatever else it looks like)
                 like = self._value_sims(item)
                 sims = np.maximum(sims, like) if context == item else sims + 0.5 * np.clip(like - sims, 0, None)
+            read.append((item, raw, sims))
+        for item, raw, sims in read:
+            kind = self._mention_class(item, seg) if not seg.number else None
+            options: list[tuple[float, ReadFact]] = []
+            if kind is not None:
+                for j, p in enumerate(self.props):
+                    if p.kind != "object" or (kind and p.ranges and not self.vocab.fits(kind, p.ranges)) or \
+                            (not kind and raw[j] < OBJECT_SIMILARITY):
+                        continue
+                    rng = kind or (p.ranges[0] if p.ranges else "")
+                    # a thing of a known class: the types decide (above any datatype reading); a name of
+                    # no known class competes with the datatype readings on meaning alone
+                    score = (1.0 if kind else 0.0) + float(raw[j])
+                    options.append((score, ReadFact("", p.iri, item, True, rng, seg.context)))
             if _NUMBER.match(item.strip()):
                 # a number: a property declared numeric takes it on its type, whatever its label's meaning
                 sims = np.maximum(sims, self._numeric_floor)
@@ -600,7 +640,9 @@ class PageReader:
         have = {f.prop for f in facts}
         out = []
         lead = _LEADING_CODES.match(title)
-        code, rest = (lead.group(1).strip(), lead.group(2).strip()) if lead else ("", title)
+        trail = None if lead else _TRAILING_CODES.match(title)
+        code, rest = (lead.group(1).strip(), lead.group(2).strip()) if lead else \
+            (trail.group(2).strip(), trail.group(1).strip()) if trail else ("", title)
         for p in self.vocab.properties_of(cls, "datatype"):
             words = local_name(p.iri).lower().replace("_", " ")
             if p.iri in have or not LABEL_LIKE.search(words) or self.vocab.fit(cls, p.domains) < 1.0:
@@ -618,6 +660,9 @@ _ONE_CODE = r"[A-Za-z]{2,6}\s?\d[0-9A-Za-z]{1,6}"
 # a title that opens with codes ("COMP 5570", "FSN3405/ABCT3405", "EIE621-EIE623") and then names
 _LEADING_CODES = re.compile(rf"^((?:{_ONE_CODE})(?:\s*[/&,-]\s*{_ONE_CODE})*(?:/\w+)*(?:\s*\([^)]*\))?)"
                             r"(?=\s|$)\s*[-–:]?\s*(.*)$")
+
+# … or ends with them in brackets ("Charting Reefs (MRN4410)")
+_TRAILING_CODES = re.compile(rf"^(.+?)\s*[(\[]\s*((?:{_ONE_CODE})(?:\s*[/&,-]\s*{_ONE_CODE})*)\s*[)\]]\s*$")
 
 
 def _head_word(name: str) -> str:
@@ -749,8 +794,9 @@ def _name_run(span):
 def _cardinal(tok) -> str | None:
     """A counted number's digits ("3", "three" → "3"); None for anything else, ordinals, fractions
     ("one third") and list markers ("1)", "(2)") included."""
-    if tok.i + 1 < len(tok.doc) and tok.doc[tok.i + 1].text in (")", "."):
-        return None
+    after = tok.doc[tok.i + 1].text if tok.i + 1 < len(tok.doc) else ""
+    if after == ")" or (after == "." and (tok.is_sent_start or tok.i == 0)):
+        return None  # "1)", and "2." opening a line; "at level 3." ends a sentence
     if tok.text.isdigit():
         return tok.text
     word = CARDINALS.get(tok.lower_)

@@ -28,7 +28,7 @@ Select = Callable[[str], Iterable[dict[str, str]]]
 MAX_VALUE_CHARS = 100   # longer literals are descriptions, not values a question names
 MAX_SPAN = 8            # words
 MIN_CHARS = 3
-FORMAT = 1
+FORMAT = 2
 _WORD = re.compile(r"\w+(?:['’ʼ]\w+)*", re.UNICODE)
 _NUMBER = re.compile(r"^[\d.,\s]+$")
 
@@ -71,7 +71,7 @@ class ValueIndex:
                 if not text or len(text) > MAX_VALUE_CHARS or text.startswith(("http://", "https://")) \
                         or _NUMBER.match(text):
                     continue
-                key = fold(text)
+                key = _edges_stripped(fold(text))
                 if len(key) >= MIN_CHARS and key not in STOPWORDS:
                     values[key][p.name] = values[key].get(p.name, 0) + int(r.get("n", "1"))
                     if text not in written[key] and len(written[key]) < 8:
@@ -143,6 +143,18 @@ class ValueIndex:
                 for prop, n in self.values[key].items():
                     out[prop] = out.get(prop, 0) + n
         return out
+
+
+def _edges_stripped(key: str) -> str:
+    """A value's key without function words at its ends: "and biotechnology of microorganisms", a
+    list item cut at its conjunction, is found as "biotechnology of microorganisms" (a question's span
+    never begins or ends on a function word)."""
+    words = key.split()
+    while words and words[0] in STOPWORDS:
+        words.pop(0)
+    while words and words[-1] in STOPWORDS:
+        words.pop()
+    return " ".join(words)
 
 
 def _contiguous(tokens: list[tuple[int, int, str]], question: str) -> bool:

@@ -1,0 +1,155 @@
+"""Pages in layouts of our own, for measuring the page reader on layouts it was never tuned on.
+
+`polyrag bench make-pages --out FILE` re-writes the pages of a pages file (default
+`polyu_pages/pages_dev.jsonl`) from the gold ontology's facts about each page's entity, each page in
+one of the layouts below, chosen by a seeded draw. The layouts were written after the reader
+(`pyramid.ontology.reader`) and the reader was not changed to suit them: their field labels, orders,
+separators and sentences appear in no data file. The page ids stay, so `bench pages --pages FILE`
+scores the extraction against the same gold and answers the same AcadChall questions.
+
+What a page states: the facts the pages benchmark scores (unit, faculty, research interests, code,
+title, level, credits, positions, name), every gold value of them, noise included, as the dev pages
+do; degrees and universities are left out (the gold's values are fragments: "S", "[").
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from benchmarks.pages import Facts, Gold, load_gold
+
+Page = dict[str, str]
+
+
+def _one(facts: Facts, prop: str) -> str:
+    vals = facts.get(prop) or []
+    return vals[0][0] if vals else ""
+
+
+def _all(facts: Facts, prop: str) -> list[str]:
+    return list(dict.fromkeys(v[0] for v in facts.get(prop) or []))
+
+
+def _and(items: Sequence[str]) -> str:
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# ------------------------------------------------------------------ staff
+def _staff_table(name: str, f: Facts) -> str:
+    rows = [("Full name", name), ("Appointment", "; ".join(_all(f, "has_position"))),
+            ("Academic unit", "; ".join(_all(f, "works_for"))),
+            ("Fields of study", "; ".join(_all(f, "has_research_interest")))]
+    return "| Attribute | Entry |\n|---|---|\n" + "\n".join(f"| {k} | {v} |" for k, v in rows if v)
+
+
+def _staff_bullets(name: str, f: Facts) -> str:
+    parts = [f"Profile of {name}"]
+    if pos := _all(f, "has_position"):
+        parts.append("Post held — " + "; ".join(pos))
+    if units := _all(f, "works_for"):
+        parts.append("Home unit — " + "; ".join(units))
+    if topics := _all(f, "has_research_interest"):
+        parts.append("Expertise\n" + "\n".join(f"• {t}" for t in topics))
+    return "\n".join(parts)
+
+
+def _staff_prose(name: str, f: Facts) -> str:
+    out = []
+    pos, units = _all(f, "has_position"), _all(f, "works_for")
+    if pos and units:
+        out.append(f"{name} serves as {pos[0]} with the {_and(units)}.")
+    elif units:
+        out.append(f"{name} is a member of the {_and(units)}.")
+    for p in pos[1:]:
+        out.append(f"{name} also holds the post of {p}.")
+    if topics := _all(f, "has_research_interest"):
+        out.append(f"The research of {name} spans {'; '.join(topics)}.")
+    return " ".join(out)
+
+
+def _staff_pipes(name: str, f: Facts) -> str:
+    rows = [("Role", "; ".join(_all(f, "has_position"))), ("Affiliation", "; ".join(_all(f, "works_for"))),
+            ("Topics", "; ".join(_all(f, "has_research_interest")))]
+    return f"{name}\n" + "\n".join(f"{k} | {v}" for k, v in rows if v)
+
+
+# ------------------------------------------------------------------ subjects
+def _subject_table(code: str, title: str, f: Facts) -> str:
+    rows = [("Course code", code), ("Course name", title), ("Run by", _one(f, "offered_by")),
+            ("Credit weighting", _one(f, "has_credit_value")), ("Study level", _one(f, "has_subject_level"))]
+    return "| Item | Detail |\n|---|---|\n" + "\n".join(f"| {k} | {v} |" for k, v in rows if v)
+
+
+def _subject_dashes(code: str, title: str, f: Facts) -> str:
+    rows = [("Catalogue number", code), ("Module name", title), ("Providing department", _one(f, "offered_by")),
+            ("Credits awarded", _one(f, "has_credit_value")), ("Level of study", _one(f, "has_subject_level"))]
+    text = "\n".join(f"{k} — {v}" for k, v in rows if v)
+    if desc := _one(f, "has_subject_description"):
+        text += f"\n\nSynopsis\n{desc}"
+    return text
+
+
+def _subject_prose(code: str, title: str, f: Facts) -> str:
+    out = []
+    if dept := _one(f, "offered_by"):
+        out.append(f"The {dept} runs {code} {title}.")
+    if (credits := _one(f, "has_credit_value")) and (level := _one(f, "has_subject_level")):
+        out.append(f"{code} carries {credits} credits and is pitched at level {level}.")
+    return " ".join(out)
+
+
+# ------------------------------------------------------------------ departments
+def _dept_prose(name: str, f: Facts) -> str:
+    fac = _one(f, "belongs_to")
+    return f"Within the {fac}, the {name} teaches and researches." if fac else f"The {name} teaches and researches."
+
+
+def _dept_table(name: str, f: Facts) -> str:
+    fac = _one(f, "belongs_to")
+    return f"| Unit | Parent body |\n|---|---|\n| {name} | {fac} |" if fac else name
+
+
+STAFF: list[Callable[[str, Facts], str]] = [_staff_table, _staff_bullets, _staff_prose, _staff_pipes]
+SUBJECT: list[Callable[[str, str, Facts], str]] = [_subject_table, _subject_dashes, _subject_prose]
+DEPT: list[Callable[[str, Facts], str]] = [_dept_prose, _dept_table]
+
+
+def relayout(pages: Sequence[Page], gold: Gold, *, seed: int = 7) -> list[Page]:
+    """Each page re-written from its entity's gold facts in a layout drawn with `seed`; pages whose
+    entity the gold lacks are left out."""
+    rng = random.Random(seed)
+    out: list[Page] = []
+    for p in pages:
+        f = gold.page_facts(p["id"])
+        if not f:
+            continue
+        kind = p["id"].split("-", 1)[0]
+        if kind == "staff":
+            name = _one(f, "has_name") or p["title"]
+            title, text = name, rng.choice(STAFF)(name, f)
+        elif kind == "subject":
+            code, name = _one(f, "has_subject_code"), _one(f, "has_subject_title")
+            if not code or not name:
+                continue
+            title = rng.choice([f"{code} {name}", f"{name} ({code})"])
+            text = rng.choice(SUBJECT)(code, name, f)
+        else:
+            title = p["title"]
+            text = rng.choice(DEPT)(title, f)
+        out.append({"id": p["id"], "title": title, "text": text})
+    return out
+
+
+def write_pages(pages_file: Path, gold_file: Path, out_file: Path, *, seed: int = 7,
+                limit: int | None = None) -> int:
+    """Write the re-laid-out pages as JSONL (atomically); returns how many."""
+    from pyramid.workspace import atomic_write_text
+
+    pages = [json.loads(line) for line in Path(pages_file).read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = relayout(pages[:limit] if limit else pages, load_gold(gold_file), seed=seed)
+    atomic_write_text(out_file, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+    return len(rows)

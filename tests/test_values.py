@@ -1,0 +1,23 @@
+"""The value index (pyramid.ontology.values) on values written here."""
+
+from __future__ import annotations
+
+from pyramid.ontology.values import ValueIndex
+from pyramid.ontology.vocab import Vocab
+
+EX = "http://example.org/"
+
+
+def test_a_value_cut_at_its_conjunction_is_found_without_it():
+    """A list split badly leaves "and coral reef ecology" in the store; a question writes the
+    topic without the "and", and the stored value is what the query must compare with."""
+    vocab = Vocab.from_terms([(EX + "Person", "class", "", "", (), ()),
+                              (EX + "studies", "datatype", "", "", (EX + "Person",), ())])
+    rows = {"and coral reef ecology": 1, "tidal flats": 2}
+
+    def select(query: str):
+        return [{"v": v, "n": str(n)} for v, n in rows.items()]
+
+    index = ValueIndex.from_select(select, vocab)
+    [m] = index.matches("Who works on coral reef ecology?")
+    assert (m.text, m.exact, m.stored) == ("coral reef ecology", True, ("and coral reef ecology",))
