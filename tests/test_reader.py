@@ -122,6 +122,17 @@ def test_a_title_that_ends_with_its_code(polyu):
     assert got.get("has_subject_code") == ["MRN4410"] and got.get("has_subject_title") == ["Charting Reefs"]
 
 
+def test_a_vague_label_still_speaks_for_each_item_of_its_list(polyu):
+    """"Topics" alone is near research interests; "Topics: sonar imaging" is not: each item of a list
+    under a vague label keeps what the label alone says."""
+    reader = PageReader(polyu.vocab, polyu.embedder)
+    readings = reader.read_all([
+        ("Dr Ann Vale", "Research interests: coral bleaching; kelp forests\nPosition: Professor"),
+        ("Dr Wen-Li Haraldsen", "Topics | reef mapping; sonar imaging; tidal flats\nPosition | Lecturer")])
+    assert sorted(facts(readings[1]).get("has_research_interest", [])) == ["reef mapping", "sonar imaging",
+                                                                           "tidal flats"]
+
+
 def test_prose_read_by_the_parser(polyu):
     text = ("The Department of Marine Cartography is part of the Faculty of Ocean Studies. "
             "It was founded to chart the harbour and now trains hydrographers.")

@@ -536,6 +536,8 @@ class PageReader:
             # item helps say it
             context = seg.context if len(items) == 1 or plain else f"{seg.context}: {item}"
             raw = sims = self._sims(context)
+            if context != seg.context:  # what the label says alone still counts for each item under it
+                raw = sims = np.maximum(sims, self._sims(seg.context))
             if not seg.number and (seg.kind == "prose" or float(sims.max()) < CONFIDENT):
                 # no label says it plainly: what the value resembles counts too — all of it when nothing
                 # but the value was said ("X is Associate Professor"), half of what it adds to a verb's
