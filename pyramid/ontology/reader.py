@@ -530,7 +530,6 @@ class PageReader:
         items = self._items_of(seg)
         out = []
         plain = float(self._sims(seg.context).max()) >= CONFIDENT
-        read = []
         for item in items:
             # a list under a plain label: the label says what every item is; under a vague one, each
             # item helps say it
@@ -544,8 +543,6 @@ class PageReader:
                 # meaning ("obtained Bachelor of Science" is a degree, whatever else it looks like)
                 like = self._value_sims(item)
                 sims = np.maximum(sims, like) if context == item else sims + 0.5 * np.clip(like - sims, 0, None)
-            read.append((item, raw, sims))
-        for item, raw, sims in read:
             kind = self._mention_class(item, seg) if not seg.number else None
             options: list[tuple[float, ReadFact]] = []
             if kind is not None:
