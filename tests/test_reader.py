@@ -133,6 +133,14 @@ def test_a_vague_label_still_speaks_for_each_item_of_its_list(polyu):
                                                                            "tidal flats"]
 
 
+def test_a_sentence_that_states_through_a_noun_of_the_entity(polyu):
+    """"The research of X spans …": the subject is the entity's research, and that noun says what the
+    values are."""
+    text = "The research of Dr Wen-Li Haraldsen spans reef mapping; sonar imaging; tidal flats."
+    got = facts(polyu.read("Dr Wen-Li Haraldsen", text))
+    assert sorted(got.get("has_research_interest", [])) == ["reef mapping", "sonar imaging", "tidal flats"]
+
+
 def test_prose_read_by_the_parser(polyu):
     text = ("The Department of Marine Cartography is part of the Faculty of Ocean Studies. "
             "It was founded to chart the harbour and now trains hydrographers.")

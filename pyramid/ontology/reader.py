@@ -457,6 +457,9 @@ class PageReader:
                 else:
                     context = " ".join(w.text for w in _path(tok, root) if w.pos_ in ("VERB", "AUX", "ADP")) or \
                         " ".join(w.text for w in _path(tok, root))
+                    if subjects and subjects[0].pos_ == "NOUN" and any(c.dep_ == "prep" for c in subjects[0].children):
+                        # "The research of X spans …": the noun the entity is said through is what is stated
+                        context = f"{subjects[0].text} {context}"
                 mention = any(e.start <= tok.i < e.end and e.label_ in _ENTITY_LABELS for e in sent.ents)
                 out.append(Segment(context, value, "prose", mention=mention, sentence=n))
         return out
