@@ -48,6 +48,7 @@ STEP_COST = 0.03          # per property step beyond the first
 QUANTITY = re.compile(r"\b(how\s+many|how\s+much|number\s+of|count|counts|counting|total|amount\s+of|tally)\b",
                       re.IGNORECASE)
 COUNT_BONUS = 0.1         # a counting reading of a question that asks for a number
+COUNTED_WORDS = 2         # "how many staff members …": the noun after the cue names what is counted
 WHO = re.compile(r"\b(who|whom)\b", re.IGNORECASE)  # English asks for a person or a body with these
 NAMED = 0.1               # per class of the reading (or its attribute) that the question names in its own words
 # × the share of what the question names that the reading uses (instances weigh 1; a value of
@@ -492,6 +493,8 @@ class ReadingPlanner:
         # Embedding probes for the same distinctions separated the questions less well (measured).
         named = [a for a in {a.spans: a for r in readings for a in r.anchors}.values() if not a.is_value]
         quantity = bool(QUANTITY.search(self.masked(question, named)))  # not inside a name ("Count Basie")
+        counted = _counted(self.masked(question, named)) if quantity else ""
+        cv = self._embed([counted])[0] if counted else None
         someone = bool(WHO.search(self.masked(question, named)))
         words = self._words_outside(question, [a for r in readings for a in r.anchors if not a.is_value])
         weight = {a.spans: _strength(a) for r in readings for a in r.anchors}
@@ -499,6 +502,10 @@ class ReadingPlanner:
         for i, r in enumerate(readings):
             q = qv[qidx[masks[i]]]
             sem, asks = float(np.dot(q, rv[i])), float(np.dot(q, av[i]))
+            if cv is not None and r.plan.count and r.answer_class:
+                # what a count counts is the noun after its cue, not the whole question ("count the
+                # people in X's departments" counts people): that noun against the counted class
+                asks = float(np.dot(cv, self._embed([self._class_words[r.answer_class]])[0]))
             cover = sum({a.spans: weight[a.spans] for a in r.anchors}.values()) / total
             r.evidence["sem"], r.evidence["asks"], r.evidence["cover"] = round(sem, 3), round(asks, 3), round(cover, 2)
             r.score = (sem + ASKS * asks + COVER * cover - STEP_COST * (r.steps - 1)
@@ -615,6 +622,29 @@ def _merge_adjacent(anchors: list[Anchor], question: str) -> list[Anchor]:
         else:
             out.append(a)
     return out
+
+
+# what may stand between a quantity cue and the noun it counts: quantifiers, the cue's own words,
+# and the particles of phrasal verbs ("count up", "add up") — closed classes of English
+_BEFORE_COUNTED = frozenset({"all", "any", "total", "number", "count", "amount", "up", "out", "together"})
+
+
+def _counted(question: str) -> str:
+    """The words after the last quantity cue that has any ("number of staff members across …" →
+    'staff members'): determiners skipped, up to COUNTED_WORDS words, stopping at a function word,
+    a placeholder or punctuation. Empty when nothing follows the cue."""
+    for m in reversed(list(QUANTITY.finditer(question))):
+        words: list[str] = []
+        for w in re.findall(r"[\w'-]+|[^\w\s]", question[m.end():]):
+            lw = w.lower()
+            if not words and lw in STOPWORDS | _BEFORE_COUNTED:
+                continue
+            if lw in STOPWORDS or w in PLACEHOLDERS or not re.match(r"\w", w) or len(words) == COUNTED_WORDS:
+                break
+            words.append(lw)
+        if words:
+            return " ".join(words)
+    return ""
 
 
 def _key(*steps: Step) -> tuple[tuple[str, bool], ...]:

@@ -125,6 +125,18 @@ def test_counts_are_counted(polyu_ws, embedder):
     assert "COUNT" not in listed.evidence[0].query and "Henry Duh" in listed.text
 
 
+def test_a_count_counts_the_noun_after_its_cue(polyu_ws, embedder):
+    # the question names the departments, but what it counts is people: the staff of the faculty's
+    # departments (two steps), not the departments
+    s = session(polyu_ws, embedder)
+    gold = s.ontology.select_trusted(
+        f"SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE {{ ?s <{EX}works_for> ?d . ?d <{EX}belongs_to> <{EX}FB> }}")
+    ans = answer_ontology(s, "Tally up the people on the books of the Faculty of Business's departments.")
+    assert ans.layer == "ontology" and ans.text == gold[0]["n"] and int(gold[0]["n"]) > 20, ans.trace[1].input
+    units = answer_ontology(s, "Tally up the departments of the Faculty of Business.")
+    assert "works_for" not in units.evidence[0].query and "COUNT" in units.evidence[0].query
+
+
 def test_options_are_evidence_of_what_is_asked(polyu_ws, embedder):
     # the wording alone leans to another reading; the options (staff) settle the answer class
     s = session(polyu_ws, embedder)
@@ -277,3 +289,14 @@ def test_ask_layer_ontology_end_to_end_with_the_real_model(polyu_ws, capsys, mon
     code, out, _ = run_cli(["ask", polyu_ws.root, "Who has research interests in proteomics?", "--layer",
                             "ontology", "--explain"], capsys)
     assert code == 0 and "layer: ontology" in out and "ontology.plan" in out and "Prof. Zhou Lei" in out
+
+
+@pytest.mark.parametrize("question,counted", [
+    ("Count up the lecturers employed by X.", "lecturers employed"),
+    ("What is the total number of modules X provides?", "modules"),
+    ("How many in all?", ""),
+    ("Give the count of research groups in X.", "research groups"),
+])
+def test_the_counted_noun_follows_the_quantity_cue(question, counted):
+    from querying.readings import _counted
+    assert _counted(question) == counted
