@@ -17,8 +17,9 @@ from pyramid.llm.scripted import ScriptedProvider
 ROOT = Path(__file__).resolve().parents[1]
 READABLE = {"okafor": "Dr Ben Okafor is an assistant professor in the Department of Computing. "
                       "He teaches COMP3010 Information Retrieval."}
-# no verb the rules know: they read nothing, so this sentence goes to the model
-RESIDUE = "Paris, France: twinned with Rome."
+# no verb: neither reader (regex rules, dependency parse) reads anything, so this sentence goes to the
+# model (the parser reads "Paris, France: twinned with Rome.", which the regex rules could not)
+RESIDUE = "Paris, France, and its twin town Rome."
 
 
 def kg_triples(s) -> set[tuple[str, str, str]]:
@@ -36,7 +37,7 @@ def test_grounded_mode_asks_nothing_when_the_rules_read_every_sentence(workspace
 
 def test_grounded_mode_sends_only_unread_sentences_and_checks_the_reply(workspace, embedder):
     reply = {"triples": [
-        {"subject": "Paris", "relation": "twinned with", "object": "Rome"},   # written there: kept
+        {"subject": "Paris", "relation": "twin town", "object": "Rome"},      # written there: kept
         {"subject": "Paris", "relation": "Paris", "object": "France"},          # an entity as relation; the
         #                                        words between the two are only ',': dropped
         {"subject": "France", "relation": "located in", "object": "Paris"}]}   # not written: dropped
@@ -47,7 +48,7 @@ def test_grounded_mode_sends_only_unread_sentences_and_checks_the_reply(workspac
     assert len(prompts) == 1 and r.usage.calls == 1          # one call: the residue sentence only
     assert "- Paris\n- France" in prompts[0]                   # its candidate spans, listed
     got = kg_triples(s)
-    assert ("Paris", "twinned with", "Rome") in got
+    assert ("Paris", "twin town", "Rome") in got
     assert not any(t[0] == "France" or t[1] == "Paris" for t in got)
 
 
