@@ -6,6 +6,7 @@ counts, inferences and answers; refused queries must never reach the server; tim
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -235,6 +236,108 @@ def test_old_versions_stay_while_a_build_may_roll_back(tmp_path, servers, monkey
     lay.add_instances("d2", [(EX + "b", EX + "p", "3")])
     assert first not in str(server_state(lay))           # collected by the next write once committed
     lay.close()
+
+
+# ---------------------------------------------------------------------------- completion's apply and undo
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+SUBCLASS = "http://www.w3.org/2000/01/rdf-schema#subClassOf"
+
+
+def logical(lay: OntologyLayer) -> dict[str, list[str]]:
+    """Each logical graph's triples as text, read through the backend; blank nodes named alike (each
+    server labels them its own way, and a rewritten graph gets new labels)."""
+    return {name: sorted(re.sub(r"_:\S+", "_:B", f"{q.subject} {q.predicate} {q.object}") for q in lay.store.quads([name]))
+            for name in lay.store.graphs()}
+
+
+def a_proposal():
+    from completion.target import Statement
+
+    schema = [Statement(EX + "VisitingScholar", SUBCLASS, EX + "AcademicStaff")]
+    facts = {"P0001": [Statement(EX + "erin", RDF_TYPE, EX + "VisitingScholar"),
+                       Statement(EX + "erin", EX + "works_for", EX + "COMP"),
+                       Statement(EX + "erin", EX + "has_name", "Erin Vos", literal=True)]}
+    return schema, facts
+
+
+def test_completion_apply_then_undo_on_every_backend(layer):
+    """An accepted proposal applied (a new class in the schema, its instances in a graph of their own,
+    the inferences recomputed) and undone: the same on the embedded store and on each server, and the
+    undo leaves every graph as it was and nothing of the proposal on the server."""
+    from completion.ontology_adapter import LayerTarget
+
+    layer.reason()
+    target = LayerTarget(layer)
+    before, schema_before = logical(layer), target.schema()
+    staff = [EX + "alice", EX + "bob", EX + "carol"]
+    assert [r["s"] for r in layer.select(STAFF_OF_COMP)] == staff
+    out = target.apply(*a_proposal())
+    assert out["added"] == 4 and out["inferred"] > 0
+    assert set(layer.store.graphs()) == {"schema", "import:staff", "inferred", "doc:completion:P0001"}
+    assert layer.inferred_state() == "fresh"
+    assert [r["s"] for r in layer.select(STAFF_OF_COMP)] == [*staff, EX + "erin"]  # through the new subclass
+    assert any("VisitingScholar" in line for line in logical(layer)["schema"])
+    target.unapply(schema_before, ["P0001"])
+    assert logical(layer) == before and layer.inferred_state() == "fresh"
+    assert [r["s"] for r in layer.select(STAFF_OF_COMP)] == staff
+    assert not any("completion" in line or "erin" in line for line in server_state(layer))
+
+
+def test_a_failed_apply_leaves_every_backend_as_it_was(layer, monkeypatch):
+    """The apply fails after its instances and schema were written (reasoning stops): the proposal's
+    graph is removed and the previous schema loaded back, on the server as on the embedded store."""
+    from completion.ontology_adapter import LayerTarget
+
+    layer.reason()
+    before = logical(layer)
+    real, calls = layer._refresh_inferred, []
+
+    def fail_once():
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("the reasoner stopped")
+        return real()
+
+    monkeypatch.setattr(layer, "_refresh_inferred", fail_once)
+    with pytest.raises(RuntimeError, match="the reasoner stopped"):
+        LayerTarget(layer).apply(*a_proposal())
+    assert calls and logical(layer) == before and layer.inferred_state() == "fresh"
+    assert not any("completion" in line or "erin" in line for line in server_state(layer))
+
+
+@pytest.mark.parametrize("kind", BACKENDS)
+def test_a_rolled_back_build_leaves_every_backend_as_it_was(kind, tmp_path, servers, monkeypatch):
+    """A build's writes (a document graph, a replaced import, new inferences) rolled back by its
+    journal: the registry, and so every graph a query reads, is the one from before the build; on a
+    server the old versions were kept for it, and what the build wrote is dropped by the next write."""
+    from pyramid.workspace import BuildJournal
+
+    root = tmp_path / "ws"
+    lay = make_layer(kind, root, servers, monkeypatch)
+    lay.load_schema(ROOT / "ontology_schemas" / "academic.ttl")
+    path = tmp_path / "staff.ttl"
+    path.write_text(INSTANCES, encoding="utf-8")
+    lay.import_instances(path)
+    lay.reason()
+    before = logical(lay)
+    journal = BuildJournal(lay.ws)
+    with lay.ws.writing("build"):
+        journal.begin("build", lay.parts())
+        lay.add_instances("d1", [(EX + "erin", EX + "works_for", EX + "COMP")])
+        path.write_text(INSTANCES.replace(":bob a :Lecturer", ":bob a :Professor"), encoding="utf-8")
+        lay.import_instances(path)                        # replaces the import, recomputes the inferences
+        assert logical(lay) != before and "doc:d1" in lay.store.graphs()
+        assert journal.rollback() is not None
+    lay.close()
+    again = make_layer(kind, root, servers, monkeypatch)  # as the next process sees the workspace
+    try:
+        assert logical(again) == before and again.inferred_state() == "fresh"
+        assert [r["s"] for r in again.select(STAFF_OF_COMP)] == [EX + "alice", EX + "bob", EX + "carol"]
+        assert again.select("ASK { :bob a :Lecturer }") == [{"ask": True}]
+        again.add_instances("d2", [(EX + "frank", EX + "works_for", EX + "COMP")])
+        assert not any("doc%3Ad1" in line or "erin" in line for line in server_state(again))
+    finally:
+        again.close()
 
 
 # ---------------------------------------------------------------------------- LUBM(1,0) through each backend

@@ -44,7 +44,7 @@ from pyramid.ontology.query_worker import QueryResult
 from pyramid.ontology.rdfio import STANDARD_PREFIXES, read_rdf, text_rows
 from pyramid.ontology.reasoner import materialise
 from pyramid.ontology.schema import Schema
-from pyramid.ontology.store import INFERRED, SCHEMA, doc_graph, import_graph
+from pyramid.ontology.store import INFERRED, SCHEMA, doc_graph, import_graph, inferred_fingerprint
 from pyramid.progress import NullProgress, Progress
 from pyramid.types import LayerName
 from pyramid.workspace import BuildJournal, Part, Workspace, atomic_write_json, crash_point
@@ -164,7 +164,7 @@ class OntologyLayer:
         progress = progress or NullProgress()
         start = time.perf_counter()
         task = progress.task(f"importing {Path(path).name}", 3)
-        parsed = read_rdf(path)  # a bad file fails here, before the lock and before any write
+        parsed = read_rdf(path, as_text=True)  # a bad file fails here, before the lock and before any write
         task.advance()
         name = name or Path(path).stem
         with self.ws.writing("ontology.import"):
@@ -315,9 +315,7 @@ class OntologyLayer:
         return [n for n in self.store.graphs() if n != INFERRED]
 
     def _fingerprint(self) -> str:
-        graphs = self.store.graphs()
-        iris = sorted(g.iri for n, g in graphs.items() if n != INFERRED)
-        return "asserted:" + hashlib.sha256("\n".join(iris).encode()).hexdigest()[:16]
+        return inferred_fingerprint(self.store.graphs())
 
     def inferred_state(self) -> Literal["none", "fresh", "stale"]:
         """Whether the inferred graph exists and was derived from the asserted graphs as they are now."""
@@ -335,11 +333,11 @@ class OntologyLayer:
         start = time.perf_counter()
         with self.ws.writing("ontology.reason"):
             # a server that reasons itself answers with its inferences: nothing to materialise
-            result = materialise(() if self.store.server_reasons else self.store.quads(self._asserted()))
-            self.store.replace_graph(INFERRED, result.inferred, source=self._fingerprint())
+            result = materialise(() if self.store.server_reasons else self.store.ntriples(self._asserted()))
+            self.store.replace_graph(INFERRED, result.text, source=self._fingerprint())
             crash_point("ontology.inferred")
             seconds = time.perf_counter() - start
-            report = ReasonReport(result.asserted, len(result.inferred), seconds, result.seconds, result.rules)
+            report = ReasonReport(result.asserted, len(result.text), seconds, result.seconds, result.rules)
             self.ws.record_step("ontology.reason", seconds=seconds, counts=self._counts(), layer="ontology")
         return report
 

@@ -47,12 +47,80 @@ _XML_START = re.compile(rb"^\s*(<\?xml|<!--|<!DOCTYPE|<[A-Za-z_][\w.-]*(:[\w.-]+
 
 @dataclass
 class RdfFile:
-    """A parsed file: its quads (triples in the default graph), its prefixes and its format."""
+    """A parsed file: its quads (triples in the default graph), its prefixes and its format; with
+    `read_rdf(..., as_text=True)` its triples as `ntriples` instead (and `quads` empty)."""
 
     path: Path
     format: ox.RdfFormat
     quads: list[ox.Quad]
     prefixes: dict[str, str] = field(default_factory=dict)
+    ntriples: NTriples | None = None
+
+
+class NTriples:
+    """Triples as text: one canonical N-Triples line per triple, `<s> <p> <o>` without the final ` .`,
+    as Oxigraph writes them (so equal triples are equal lines, and a line is `str(ox.Triple)`).
+
+    The import, the reasoner and the store pass large graphs in this form: Oxigraph parses and writes
+    it in Rust, and Python splits a line into its three terms with one `str.split`, where every term
+    of a pyoxigraph object is a new Python object on each access (LUBM(1): 0.2 s against ~2 s).
+    A term is an IRI `<...>`, a blank node `_:id` or a literal starting with `"`."""
+
+    __slots__ = ("lines",)
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> NTriples:
+        """From N-Triples text as Oxigraph writes it (`serialize`, `dump`): lines ending in ` .`."""
+        return cls([line[:-2] for line in data.decode("utf-8").splitlines() if line])
+
+    @classmethod
+    def from_triples(cls, triples) -> NTriples:
+        """From pyoxigraph triples or quads (their graph names dropped)."""
+        return cls([f"{t.subject} {t.predicate} {t.object}" for t in triples])
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def __iter__(self):
+        """(subject, predicate, object) term strings."""
+        for line in self.lines:
+            yield line.split(" ", 2)
+
+    def data(self) -> bytes:
+        return "".join(line + " .\n" for line in self.lines).encode("utf-8")
+
+    @property
+    def has_blank_nodes(self) -> bool:
+        return any("_:" in line for line in self.lines)  # also true for a literal holding "_:": harmless
+
+    def triples(self) -> list[ox.Triple]:
+        return [ox.Triple(q.subject, q.predicate, q.object)
+                for q in ox.parse(self.data(), ox.RdfFormat.N_TRIPLES)] if self.lines else []
+
+    def digest(self) -> str:
+        """Of the set of triples (order and repeats do not count); equal to the digest the store
+        computes for the same triples given as objects (store.plan_replacement)."""
+        import hashlib
+
+        return hashlib.sha256("\n".join(sorted(set(self.lines))).encode()).hexdigest()[:24]
+
+
+_NT_ESCAPE = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))")
+_NT_CHAR = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
+
+
+def nt_literal(term: str) -> tuple[str, str]:
+    """(lexical value, datatype-or-@lang suffix) of an N-Triples literal term: `"a"@en` -> ("a", "@en"),
+    `"1"^^<…#integer>` -> ("1", "^^<…#integer>"), `"a"` -> ("a", "")."""
+    end = term.rindex('"')
+    body, suffix = term[1:end], term[end + 1:]
+    if "\\" in body:
+        body = _NT_ESCAPE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)) if m.group(3) is None
+                              else _NT_CHAR.get(m.group(3), m.group(3)), body)
+    return body, suffix
 
 
 def detect_format(path: Path, head: bytes) -> ox.RdfFormat:
@@ -194,8 +262,10 @@ def _place(data: bytes, offset: int) -> tuple[int, int]:
     return data.count(b"\n", 0, offset) + 1, offset - (data.rfind(b"\n", 0, offset) + 1) + 1
 
 
-def read_rdf(path: str | Path, *, base_iri: str | None = None) -> RdfFile:
-    """Parse a whole RDF file; `InputError` (file, line, column) on anything wrong with it."""
+def read_rdf(path: str | Path, *, base_iri: str | None = None, as_text: bool = False) -> RdfFile:
+    """Parse a whole RDF file; `InputError` (file, line, column) on anything wrong with it.
+    `as_text`: the triples as `NTriples` (parsed and written in Rust, no Python object per triple;
+    graph names of a quad format are dropped, as the importer drops them) instead of `quads`."""
     path = Path(path)
     try:
         data = path.read_bytes()
@@ -210,6 +280,11 @@ def read_rdf(path: str | Path, *, base_iri: str | None = None) -> RdfFile:
         check_entities(data, path)
     try:
         parser = ox.parse(data, fmt, base_iri=base_iri or path.resolve().as_uri())
+        if as_text:
+            named = fmt in (ox.RdfFormat.N_QUADS, ox.RdfFormat.TRIG)
+            text = ox.serialize((ox.Triple(q.subject, q.predicate, q.object) for q in parser) if named else parser,
+                                format=ox.RdfFormat.N_TRIPLES)
+            return RdfFile(path, fmt, [], dict(parser.prefixes), NTriples.from_bytes(text))
         quads = list(parser)
     except SyntaxError as err:
         raise _syntax_error(err, path, fmt, data) from None

@@ -1,8 +1,12 @@
 """Forward-chaining materialisation: RDFS plus the OWL RL subset LUBM needs, to a fixpoint, in memory.
 
     result = materialise(triples)         # every asserted triple: schema, imports, documents
-    result.inferred -> list[ox.Triple]    # entailed triples not asserted (named classes only)
+    result.text -> rdfio.NTriples         # entailed triples not asserted (named classes only), as text
+    result.inferred -> list[ox.Triple]    # the same as pyoxigraph triples
     result.seconds, result.rounds (facts processed), result.rules (what the schema contributed)
+
+`triples`: an `rdfio.NTriples` (the store's `ntriples()`: what the layer passes), pyoxigraph
+triples or quads, or (s, p, o) tuples of pyoxigraph terms or of N-Triples term strings.
 
 Rules (names from the OWL 2 RL rule tables):
   RDFS   rdfs2/3 domain and range, rdfs5/7 subPropertyOf, rdfs9/11 subClassOf (both also transitive
@@ -14,13 +18,16 @@ Not covered (say so rather than pretend): sameAs, allValuesFrom, hasValue, cardi
 chains, disjointness checks. Types of anonymous classes (restrictions) are used during reasoning
 but not written out.
 
-Why in memory: terms are interned to integers and every new fact is pushed through the rules that
-can use it (a worklist, so each fact is joined once — semi-naive evaluation), with the schema
-compiled into dictionaries first. Measured on LUBM(1) by `polyrag bench lubm` (reports/lubm.md):
+Why in memory: every new fact is pushed through the rules that can use it (a worklist, so each fact
+is joined once — semi-naive evaluation), with the schema compiled into dictionaries first. Terms are
+their N-Triples text (`<iri>`, `_:b`, `"lit"…`), so a store's dump is read with one `str.split` a line
+and the result is written back as text that Oxigraph loads in Rust: no Python object per term on
+either side. Measured by `polyrag bench lubm` (reports/lubm.md, reports/lubm-10.md), on the same data:
 the same rules as SPARQL INSERTs iterated to a fixpoint in Oxigraph (benchmarks/lubm/sparql_rules.py)
-reach the same 14 answer sets but take 1.8× this fixpoint's time in an in-memory store (5.9 s against
-3.3 s) and 16× in an on-disk store like the workspace's (53 s), where every INSERT is a transaction —
-12× this whole step including its store read and bulk write (4.5 s).
+reach the same 14 answer sets several times slower in memory and over ten times slower on disk, where
+every INSERT is a transaction; the Rust OWL 2 RL reasoner `reasonable` 0.4.4 (all of OWL 2 RL) reaches
+them too, but its own parse and `reason()` take about 4x this fixpoint's CPU on LUBM(1) (it hands its
+closure back as rdflib terms), so it is measured beside ours, not used.
 """
 
 from __future__ import annotations
@@ -32,60 +39,58 @@ from dataclasses import dataclass, field
 
 import pyoxigraph as ox
 
-from pyramid.ontology.rdfio import OWL, RDF, RDFS
+from pyramid.ontology.rdfio import OWL, RDF, RDFS, NTriples
 
 _TYPE, _SUBCLASS, _SUBPROP = RDF + "type", RDFS + "subClassOf", RDFS + "subPropertyOf"
 
 
 @dataclass
 class Inference:
-    inferred: list[ox.Triple]
+    text: NTriples
     asserted: int
     seconds: float
     rounds: int                                   # facts taken from the worklist
     rules: dict[str, int] = field(default_factory=dict)
 
+    @property
+    def inferred(self) -> list[ox.Triple]:
+        return self.text.triples()
 
-class _Terms:
-    """Term <-> integer id; literals are remembered so they never get a type."""
 
-    def __init__(self) -> None:
-        self.ids: dict = {}
-        self.terms: list = []
-        self.literal: set[int] = set()
+def _as_text(triples: Iterable) -> Iterable:
+    """(s, p, o) N-Triples term strings from any of the accepted forms."""
+    if isinstance(triples, NTriples):
+        return triples
+    return ((s, p, o) if isinstance(s, str) else (str(s), str(p), str(o))
+            for s, p, o in ((t.subject, t.predicate, t.object) if hasattr(t, "subject") else t for t in triples))
 
-    def id(self, term) -> int:
-        i = self.ids.get(term)
-        if i is None:
-            i = self.ids[term] = len(self.terms)
-            self.terms.append(term)
-            if isinstance(term, ox.Literal):
-                self.literal.add(i)
-        return i
+
+def _named(term: str) -> bool:
+    return term[0] == "<" and term[1] != "<"  # an IRI, not a triple term <<( … )>>
 
 
 def materialise(triples: Iterable) -> Inference:
     start = time.perf_counter()
-    terms = _Terms()
-    tid = terms.id
-    T = tid(ox.NamedNode(_TYPE))
-    by_pred: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    # Terms are their N-Triples text: Python caches a string's hash, so sets and dicts of terms cost
+    # what sets of interned integers would, without the interning pass.
+    T = f"<{_TYPE}>"
+    by_pred: dict[str, list[tuple[str, str]]] = defaultdict(list)
     n = 0
-    for t in triples:
-        s, p, o = (t.subject, t.predicate, t.object) if hasattr(t, "subject") else t
-        by_pred[tid(p)].append((tid(s), tid(o)))
+    for s, p, o in _as_text(triples):
+        by_pred[p].append((s, o))
         n += 1
+    literal = {o for ps in by_pred.values() for _, o in ps if o[0] == '"'}
 
-    def iri(name: str) -> int:
-        return tid(ox.NamedNode(name))
+    def iri(name: str) -> str:
+        return f"<{name}>"
 
-    def pairs(name: str) -> list[tuple[int, int]]:
+    def pairs(name: str) -> list[tuple[str, str]]:
         return by_pred.get(iri(name), [])
 
     first, rest = dict(pairs(RDF + "first")), dict(pairs(RDF + "rest"))
     nil = iri(RDF + "nil")
 
-    def members(head: int) -> list[int]:
+    def members(head: str) -> list[str]:
         out, seen = [], set()
         while head != nil and head in first and head not in seen:
             seen.add(head)
@@ -94,84 +99,98 @@ def materialise(triples: Iterable) -> Inference:
         return out
 
     # ---- compile the schema into lookup tables
-    sup: dict[int, set[int]] = defaultdict(set)             # class -> direct superclasses
+    sup: dict[str, set[str]] = defaultdict(set)             # class -> direct superclasses
     for c, d in pairs(_SUBCLASS):
         sup[c].add(d)
     for a, b in pairs(OWL + "equivalentClass"):
         sup[a].add(b)
         sup[b].add(a)
-    inters: dict[int, list[int]] = {}
+    inters: dict[str, list[str]] = {}
     for c, lst in pairs(OWL + "intersectionOf"):
         inters[c] = members(lst)
         sup[c].update(inters[c])                             # cls-int2
     for c, lst in pairs(OWL + "unionOf"):
         for m in members(lst):
             sup[m].add(c)                                    # cls-uni
-    in_inter: dict[int, list[int]] = defaultdict(list)
+    in_inter: dict[str, list[str]] = defaultdict(list)
     for c, ms in inters.items():
         for m in ms:
             in_inter[m].append(c)
     on_prop = dict(pairs(OWL + "onProperty"))
     thing = iri(OWL + "Thing")
-    svf_by_prop: dict[int, list[tuple[int, int]]] = defaultdict(list)   # p -> [(restriction, filler)]
-    svf_by_filler: dict[int, list[tuple[int, int]]] = defaultdict(list)  # filler -> [(p, restriction)]
+    svf_by_prop: dict[str, list[tuple[str, str]]] = defaultdict(list)   # p -> [(restriction, filler)]
+    svf_by_filler: dict[str, list[tuple[str, str]]] = defaultdict(list)  # filler -> [(p, restriction)]
     for r, filler in pairs(OWL + "someValuesFrom"):
         if r in on_prop:
             svf_by_prop[on_prop[r]].append((r, filler))
             svf_by_filler[filler].append((on_prop[r], r))
-    psup: dict[int, set[int]] = defaultdict(set)
+    psup: dict[str, set[str]] = defaultdict(set)
     for p, q in pairs(_SUBPROP):
         psup[p].add(q)
     for p, q in pairs(OWL + "equivalentProperty"):
         psup[p].add(q)
         psup[q].add(p)
-    inv: dict[int, set[int]] = defaultdict(set)
+    inv: dict[str, set[str]] = defaultdict(set)
     for p, q in pairs(OWL + "inverseOf"):
         inv[p].add(q)
         inv[q].add(p)
-    dom: dict[int, set[int]] = defaultdict(set)
+    dom: dict[str, set[str]] = defaultdict(set)
     for p, c in pairs(RDFS + "domain"):
         dom[p].add(c)
-    rng: dict[int, set[int]] = defaultdict(set)
+    rng: dict[str, set[str]] = defaultdict(set)
     for p, c in pairs(RDFS + "range"):
         rng[p].add(c)
     typed = by_pred.get(T, [])
     transitive = {s for s, o in typed if o == iri(OWL + "TransitiveProperty")}
     symmetric = {s for s, o in typed if o == iri(OWL + "SymmetricProperty")}
     indexed_in = transitive | set(svf_by_prop)               # properties whose reverse index is needed
+    # a property no rule reads (as a premise) nor writes (as a conclusion) — names, e-mail addresses —
+    # never joins anything: its asserted triples are neither indexed nor pushed through the rules
+    used = (set(psup) | set(inv) | symmetric | set(dom) | set(rng) | indexed_in
+            | {q for qs in psup.values() for q in qs} | {q for qs in inv.values() for q in qs})
 
-    # ---- facts and indexes
-    types: dict[int, set[int]] = defaultdict(set)
-    out: dict[int, dict[int, set[int]]] = defaultdict(lambda: defaultdict(set))
-    into: dict[int, dict[int, set[int]]] = defaultdict(lambda: defaultdict(set))
-    asserted_types: set[tuple[int, int]] = set()
-    asserted_edges: set[tuple[int, int, int]] = set()
+    # ---- facts and indexes. Every asserted fact goes in before the fixpoint starts, so a fact the
+    # fixpoint adds is new: it is recorded as inferred then, with no set of the asserted ones to check.
+    types: dict[str, set[str]] = defaultdict(set)
+    out: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    into: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     work: list[tuple] = []
-    literal = terms.literal
+    for p, ps in by_pred.items():
+        if p == T:
+            for x, c in ps:
+                tx = types[x]
+                if c not in tx:
+                    tx.add(c)
+                    work.append((x, c))
+            continue
+        if p not in used:
+            continue
+        out_p, into_p = out[p], (into[p] if p in indexed_in else None)
+        for s, o in ps:
+            so = out_p[s]
+            if o not in so:
+                so.add(o)
+                if into_p is not None:
+                    into_p[o].add(s)
+                work.append((p, s, o))
+    new_types: list[tuple[str, str]] = []
+    new_edges: list[tuple[str, str, str]] = []
 
-    def add_type(x: int, c: int) -> None:
+    def add_type(x: str, c: str) -> None:
         tx = types[x]
         if c not in tx:
             tx.add(c)
             work.append((x, c))
+            new_types.append((x, c))
 
-    def add_edge(p: int, s: int, o: int) -> None:
+    def add_edge(p: str, s: str, o: str) -> None:
         so = out[p][s]
         if o not in so:
             so.add(o)
             if p in indexed_in:
                 into[p][o].add(s)
             work.append((p, s, o))
-
-    for p, ps in by_pred.items():
-        if p == T:
-            for x, c in ps:
-                asserted_types.add((x, c))
-                add_type(x, c)
-        else:
-            for s, o in ps:
-                asserted_edges.add((p, s, o))
-                add_edge(p, s, o)
+            new_edges.append((p, s, o))
 
     rounds = 0
     while work:
@@ -211,7 +230,7 @@ def materialise(triples: Iterable) -> Inference:
                 add_type(s, r)
 
     # ---- schema closure (rdfs5, rdfs11) over named terms
-    def closure(graph: dict[int, set[int]]) -> Iterable[tuple[int, int]]:
+    def closure(graph: dict[str, set[str]]) -> Iterable[tuple[str, str]]:
         for a in list(graph):
             seen, todo = set(), list(graph[a])
             while todo:
@@ -222,36 +241,23 @@ def materialise(triples: Iterable) -> Inference:
             for b in seen - {a}:
                 yield a, b
 
-    named = lambda i: isinstance(terms.terms[i], ox.NamedNode)
+    inferred = [f"{x} {T} {c}" for x, c in new_types if _named(c) and x not in literal]
+    n_types = len(inferred)
+    # (an rdf:type reached as an edge, through a sub-property of rdf:type, is left to the types: it may
+    # be asserted, and the inferred graph holds nothing asserted — the query process relies on that)
+    inferred += [f"{s} {p} {o}" for p, s, o in new_edges
+                 if _named(p) and s not in literal and not (p == T and o in types.get(s, ()))]
+    n_edges = len(inferred) - n_types
     asserted_sub = set(pairs(_SUBCLASS))
     asserted_subp = set(pairs(_SUBPROP))
-    inferred: list[ox.Triple] = []
-    term = terms.terms
-    type_node = term[T]
-    for x, cs in types.items():
-        for c in cs:
-            if (x, c) not in asserted_types and named(c) and x not in literal:
-                inferred.append(ox.Triple(term[x], type_node, term[c]))
-    n_types = len(inferred)
-    for p, by_s in out.items():
-        pn = term[p]
-        if not isinstance(pn, ox.NamedNode):
-            continue
-        for s, os_ in by_s.items():
-            if s in literal:
-                continue
-            for o in os_:
-                if (p, s, o) not in asserted_edges:
-                    inferred.append(ox.Triple(term[s], pn, term[o]))
-    n_edges = len(inferred) - n_types
-    sub_node, subp_node = ox.NamedNode(_SUBCLASS), ox.NamedNode(_SUBPROP)
-    for a, b in closure({c: {d for d in ds if named(d)} for c, ds in sup.items() if named(c)}):
+    sub_node, subp_node = iri(_SUBCLASS), iri(_SUBPROP)
+    for a, b in closure({c: {d for d in ds if _named(d)} for c, ds in sup.items() if _named(c)}):
         if (a, b) not in asserted_sub:
-            inferred.append(ox.Triple(term[a], sub_node, term[b]))
-    for a, b in closure({p: {q for q in qs if named(q)} for p, qs in psup.items() if named(p)}):
+            inferred.append(f"{a} {sub_node} {b}")
+    for a, b in closure({p: {q for q in qs if _named(q)} for p, qs in psup.items() if _named(p)}):
         if (a, b) not in asserted_subp:
-            inferred.append(ox.Triple(term[a], subp_node, term[b]))
+            inferred.append(f"{a} {subp_node} {b}")
     rules = {"types": n_types, "relations": n_edges, "schema": len(inferred) - n_types - n_edges,
              "transitive_properties": len(transitive), "inverse_pairs": len(pairs(OWL + "inverseOf")),
              "some_values_from": sum(map(len, svf_by_prop.values())), "intersections": len(inters)}
-    return Inference(inferred, n, time.perf_counter() - start, rounds, rules)
+    return Inference(NTriples(list(dict.fromkeys(inferred))), n, time.perf_counter() - start, rounds, rules)

@@ -39,7 +39,7 @@ import pyoxigraph as ox
 from pyramid.config import OntologySettings
 from pyramid.errors import WorkspaceError
 from pyramid.ontology.query_worker import QueryResult
-from pyramid.ontology.rdfio import to_python, to_w3c
+from pyramid.ontology.rdfio import NTriples, to_python, to_w3c
 from pyramid.ontology.sparql_http import SparqlHttp, SparqlServerError
 from pyramid.ontology.store import REGISTRY, GraphInfo, GraphRegistry, plan_replacement
 
@@ -158,6 +158,10 @@ class RemoteStore(GraphRegistry):
                 raise SparqlServerError(f"read {offset:,} of the {info.triples:,} triples of graph {info.name} from "
                                         f"{self.settings.query_url}: its result-size limit is below {PAGE_ROWS:,} rows")
 
+    def ntriples(self, names: Iterable[str] | None = None) -> NTriples:
+        """The same triples as text (the reasoner's input)."""
+        return NTriples.from_triples(self.quads(names))
+
     # ------------------------------------------------------------------ writing
     def writer(self):
         """The embedded store's raw handle has no remote equivalent; reached only when an embedded
@@ -165,10 +169,10 @@ class RemoteStore(GraphRegistry):
         raise WorkspaceError(f"{self.path} holds an embedded Oxigraph store while ontology.backend = \"sparql\": "
                              "move it aside")
 
-    def replace_graph(self, name: str, triples: Iterable, *, source: str = "") -> GraphInfo:
-        return self.replace_graphs({name: (list(triples), source)})[name]
+    def replace_graph(self, name: str, triples: Iterable | NTriples, *, source: str = "") -> GraphInfo:
+        return self.replace_graphs({name: (triples if isinstance(triples, NTriples) else list(triples), source)})[name]
 
-    def replace_graphs(self, contents: dict[str, tuple[list, str]]) -> dict[str, GraphInfo]:
+    def replace_graphs(self, contents: dict[str, tuple[list | NTriples, str]]) -> dict[str, GraphInfo]:
         """Each name's content made its (triples, source); loaded into fresh graphs, then one registry switch."""
         graphs = self.graphs()
         out, pending, changed_source = plan_replacement(graphs, contents)
@@ -198,14 +202,17 @@ class RemoteStore(GraphRegistry):
         self._collect(graphs)
         return True
 
-    def _load(self, iri: str, quads: list[ox.Quad]) -> None:
+    def _load(self, iri: str, quads: list[ox.Quad] | NTriples) -> None:
         timeout = self.settings.http_timeout_s
         if self.settings.graph_store_url:
-            if quads:
-                body = ox.serialize([ox.Triple(q.subject, q.predicate, q.object) for q in quads],
-                                    format=ox.RdfFormat.N_TRIPLES)
+            if len(quads):
+                body = quads.data() if isinstance(quads, NTriples) else ox.serialize(
+                    [ox.Triple(q.subject, q.predicate, q.object) for q in quads], format=ox.RdfFormat.N_TRIPLES)
                 self._client.put_graph(iri, body, timeout_s=timeout)
             return
+        if isinstance(quads, NTriples):
+            graph = ox.NamedNode(iri)
+            quads = [ox.Quad(t.subject, t.predicate, t.object, graph) for t in quads.triples()]
         blank = [_nt(q) for q in quads if _has_bnode(q)]
         if blank:  # one request: a blank node label means one node only within it
             self._client.update(f"INSERT {{ GRAPH <{iri}> {{\n" + "\n".join(blank) + "\n} } WHERE {}", timeout_s=timeout)

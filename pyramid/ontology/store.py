@@ -17,7 +17,9 @@ document), "import:<name>" (an imported file). `doc_graph(id)` / `import_graph(n
         graph is the union of the graphs as a set (a triple held by two graphs matches once; query_worker)
     store.run_trusted(query, graphs=None) -> QueryResult   in-process, unchecked: the layer's own queries
     store.quads(names=None) -> Iterator[ox.Quad]; store.count(name=None) -> int; store.graphs() -> dict
+    store.ntriples(names=None) -> NTriples     the same triples as text lines (the reasoner's input)
     store.replace_graph(name, triples, source="") -> GraphInfo     (writes need the workspace lock)
+        `triples`: pyoxigraph triples/quads, or `rdfio.NTriples` (bulk-loaded from text, in Rust)
     store.remove_graph(name) -> bool
 
 The registry (`GraphRegistry`) and the choice of what a replacement writes (`plan_replacement`) are
@@ -54,6 +56,7 @@ import pyoxigraph as ox
 
 from pyramid.errors import WorkspaceError
 from pyramid.ontology.query_worker import QueryResult, QueryWorker, _StoreChanged, execute
+from pyramid.ontology.rdfio import NTriples
 
 SCHEMA = "schema"
 INFERRED = "inferred"
@@ -61,6 +64,15 @@ REGISTRY = "graphs.json"
 OVERLAP_CACHE = "cache/overlap.json"  # query_worker: whether a set of physical graphs shares a triple (a cache)
 GRAPH_PREFIX = "urn:polyrag:graph:"
 _BULK_MIN = 2000  # below this, a transactional extend is as fast as a bulk write
+TEXT_CACHE_LINES = 3_000_000  # graphs written as text kept for the next reason() (~150 bytes a line)
+
+
+def inferred_fingerprint(graphs: dict[str, GraphInfo]) -> str:
+    """What the inferred graph was derived from: the physical graphs of every other graph. The
+    inferred graph's `source` holds it; equal to the current one, the inferred graph is fresh, and
+    then shares no triple with those graphs (the reasoner writes only what is not asserted)."""
+    iris = sorted(g.iri for n, g in graphs.items() if n != INFERRED)
+    return "asserted:" + hashlib.sha256("\n".join(iris).encode()).hexdigest()[:16]
 
 
 def doc_graph(doc_id: str) -> str:
@@ -132,27 +144,31 @@ class GraphRegistry:
         return sum(g.triples for n, g in graphs.items() if name is None or n == name)
 
 
-def plan_replacement(graphs: dict[str, GraphInfo], contents: dict[str, tuple[list, str]]
-                     ) -> tuple[dict[str, GraphInfo], list[tuple[str, ox.NamedNode, list[ox.Quad], str, str]], bool]:
+Content = list[ox.Quad] | NTriples   # what one graph's new version holds, as `plan_replacement` passes it on
+
+
+def plan_replacement(graphs: dict[str, GraphInfo], contents: dict[str, tuple[list | NTriples, str]]
+                     ) -> tuple[dict[str, GraphInfo], list[tuple[str, ox.NamedNode, Content, str, str]], bool]:
     """What `replace_graphs` must write: (graphs unchanged by content, with their new source;
-    (name, new physical graph, quads, source, digest) to write; whether a source alone changed).
+    (name, new physical graph, content, source, digest) to write; whether a source alone changed).
+    A content given as triples is passed on as quads in the new graph; one given as `NTriples` (the
+    import's and the reasoner's large graphs) stays text, which the stores load in Rust.
     `graphs` (the registry as read) gets the new sources of the unchanged ones."""
     before = {n: g.source for n, g in graphs.items()}
     out: dict[str, GraphInfo] = {}
-    pending: list[tuple[str, ox.NamedNode, list[ox.Quad], str, str]] = []
+    pending: list[tuple[str, ox.NamedNode, Content, str, str]] = []
     for name, (triples, source) in contents.items():
         graph = ox.NamedNode(f"{GRAPH_PREFIX}{quote(name, safe='')}:{uuid.uuid4().hex[:12]}")
-        quads = [_quad(t, graph) for t in triples]
+        content: Content = triples if isinstance(triples, NTriples) else [_quad(t, graph) for t in triples]
         # Dropping a replaced graph costs Oxigraph ~2 s per 50k triples, so identical content is a
         # no-op (blank-node labels differ between parses, so files with blank nodes are always rewritten).
-        digest = hashlib.sha256("\n".join(sorted(str(ox.Triple(q.subject, q.predicate, q.object))
-                                                  for q in quads)).encode()).hexdigest()[:24]
+        digest = (content if isinstance(content, NTriples) else NTriples.from_triples(content)).digest()
         current = graphs.get(name)
         if current is not None and current.digest == digest:
             out[name] = current
             current.source = source  # same triples, maybe new provenance (the inferred graph's fingerprint)
         else:
-            pending.append((name, graph, quads, source, digest))
+            pending.append((name, graph, content, source, digest))
     return out, pending, any(graphs[n].source != before[n] for n in out)
 
 
@@ -167,6 +183,7 @@ class OntologyStore(GraphRegistry):
         self._require_write = require_write or (lambda: None)
         self._worker: QueryWorker | None = None
         self._writer_store: ox.Store | None = None
+        self._texts: dict[str, NTriples] = {}  # physical graph IRI -> what this process wrote there (ntriples)
 
     # ------------------------------------------------------------------ reading
     def _damaged(self, why: str) -> WorkspaceError:
@@ -232,10 +249,15 @@ class OntologyStore(GraphRegistry):
             self._worker = QueryWorker(where, memory_mb=self.memory_mb, overlap_cache=self.root / OVERLAP_CACHE)
         registry = self._registry()
         chosen = [GraphInfo(**g) for n, g in registry["graphs"].items() if graphs is None or n in graphs]
+        everything = {n: GraphInfo(**g) for n, g in registry["graphs"].items()}
+        inferred = everything.get(INFERRED)
+        # a fresh inferred graph shares no triple with the others: the query process's check for a
+        # triple held twice (a scan, ~1 s CPU per 150k triples) leaves it out
+        disjoint = [inferred.iri] if inferred and inferred.source == inferred_fingerprint(everything) else []
         try:
             return self._worker.run(query, timeout_s=timeout_s, row_cap=row_cap, prefixes=prefixes,
                                     graphs=[g.iri for g in chosen] if where else [], generation=registry["generation"],
-                                    typed=typed, triples=sum(g.triples for g in chosen))
+                                    typed=typed, triples=sum(g.triples for g in chosen), disjoint=disjoint)
         except _StoreChanged:
             # The store failed in the worker twice: if it does not even open here, say it is damaged.
             if where is not None:
@@ -259,6 +281,31 @@ class OntologyStore(GraphRegistry):
             for iri in iris:
                 yield from store.quads_for_pattern(None, None, None, ox.NamedNode(iri))
 
+    def ntriples(self, names: Iterable[str] | None = None) -> NTriples:
+        """The triples of the given logical graphs (all by default) as text, for the reasoner: a
+        graph this process wrote as text is taken from memory (a physical graph never changes after
+        its write, so the copy cannot be stale), any other is dumped by Oxigraph (~1 s per 150k)."""
+        iris = self._iris(names)
+        lines: list[str] = []
+        missing = [iri for iri in iris if iri not in self._texts]
+        if missing:
+            with self._reader() as store:
+                for iri in missing:
+                    lines += NTriples.from_bytes(store.dump(format=ox.RdfFormat.N_TRIPLES,
+                                                            from_graph=ox.NamedNode(iri))).lines
+        for iri in iris:
+            if iri in self._texts:
+                lines += self._texts[iri].lines
+        return NTriples(lines)
+
+    def _remember(self, iri: str, text: NTriples) -> None:
+        """Keep a graph written as text for `ntriples` (the oldest go past TEXT_CACHE_LINES)."""
+        if len(text) > TEXT_CACHE_LINES:
+            return
+        self._texts[iri] = text
+        while sum(map(len, self._texts.values())) > TEXT_CACHE_LINES:
+            del self._texts[next(iter(self._texts))]
+
     # ------------------------------------------------------------------ writing
     @contextlib.contextmanager
     def writer(self) -> Iterator[ox.Store]:
@@ -278,11 +325,11 @@ class OntologyStore(GraphRegistry):
         finally:
             self._writer_store = None  # dropping the last reference closes RocksDB
 
-    def replace_graph(self, name: str, triples: Iterable, *, source: str = "") -> GraphInfo:
+    def replace_graph(self, name: str, triples: Iterable | NTriples, *, source: str = "") -> GraphInfo:
         """Make `triples` the content of logical graph `name` (atomically, see the module docstring)."""
-        return self.replace_graphs({name: (list(triples), source)})[name]
+        return self.replace_graphs({name: (triples if isinstance(triples, NTriples) else list(triples), source)})[name]
 
-    def replace_graphs(self, contents: dict[str, tuple[list, str]]) -> dict[str, GraphInfo]:
+    def replace_graphs(self, contents: dict[str, tuple[list | NTriples, str]]) -> dict[str, GraphInfo]:
         """Make each `name`'s content its (triples, source), all switched at once by one registry
         write: a build writing thousands of small page graphs opens the store, saves the registry and
         drops old versions once, not once per page."""
@@ -294,11 +341,21 @@ class OntologyStore(GraphRegistry):
                 self._save_registry(graphs)
             return out
         with self.writer() as store:
-            quads = [q for _, _, qs, _, _ in pending for q in qs]
+            quads = [q for _, _, qs, _, _ in pending if not isinstance(qs, NTriples) for q in qs]
             if len(quads) >= _BULK_MIN:
                 store.bulk_extend(quads)
             else:
                 store.extend(quads)
+            for name, graph, text, _, _ in pending:
+                if not isinstance(text, NTriples) or not text.lines:
+                    continue
+                if text.has_blank_nodes:  # Oxigraph's loader renames blank nodes; these keep their labels
+                    store.bulk_extend(ox.Quad(t.subject, t.predicate, t.object, graph) for t in text.triples())
+                else:  # parsed and written in Rust: ~1.2 s for LUBM(1)'s 154k triples. Lenient (IRIs not
+                    # checked again, ~10% faster): the text was written by Oxigraph or from terms it parsed.
+                    store.bulk_load(input=text.data(), format=ox.RdfFormat.N_TRIPLES, to_graph=graph, lenient=True)
+                if name != INFERRED:  # the reasoner's input, read again by the next reason()
+                    self._remember(graph.value, text)
             now = datetime.now(UTC).isoformat(timespec="seconds")
             for name, graph, qs, source, digest in pending:
                 store.add_graph(graph)  # an empty graph is still a registered (empty) source
@@ -320,6 +377,7 @@ class OntologyStore(GraphRegistry):
     def _collect(self, store: ox.Store, graphs: dict[str, GraphInfo]) -> None:
         """Drop physical graphs the registry no longer names (old versions, leftovers of crashes)."""
         live = {g.iri for g in graphs.values()}
+        self._texts = {iri: text for iri, text in self._texts.items() if iri in live}
         for g in list(store.named_graphs()):
             if isinstance(g, ox.NamedNode) and g.value.startswith(GRAPH_PREFIX) and g.value not in live:
                 store.remove_graph(g)
