@@ -264,3 +264,30 @@ def test_build_reads_each_page_once_for_both_layers_without_a_model(workspace, e
     finally:
         PageReader.segment = real_segment  # type: ignore[method-assign]
 
+
+
+def test_a_long_semicolon_list_after_the_verb_is_one_list_value(polyu):
+    """Long items (one with a verb of its own) can make the parser root the sentence inside the list;
+    the clause before the first semicolon still states every item, and a proper noun inside an item
+    does not make the subject someone else."""
+    text = ("The research interests of Dr Wen-Li Haraldsen include acoustic seabed classification; Kalman filters for "
+            "AUV navigation; a survey design that reduces echo sounder drift in shallow estuaries; tide gauges.")
+    got = facts(polyu.read("Dr Wen-Li Haraldsen", text))
+    assert {"acoustic seabed classification", "Kalman filters for AUV navigation", "tide gauges"} <= \
+        set(got.get("has_research_interest", []))
+
+
+def test_a_role_of_a_unit_is_not_the_unit_and_a_vague_list_is_not_a_name(polyu):
+    """"Director of the Department of X" is a post held in the department; a list under a vague label
+    gives no name (the name comes from the page's title)."""
+    reader = PageReader(polyu.vocab, polyu.embedder)
+    readings = reader.read_all([
+        ("Dr Ann Vale", "Position: Professor\nUnit: Department of Marine Cartography\n"
+                        "Research interests: coral bleaching; kelp forests"),
+        ("Dr Wen-Li Haraldsen", "Roles held | Lecturer; Director of the Department of Marine Cartography\n"
+                                "Unit | Department of Marine Cartography\nSpecialism\n• reef mapping\n• tidal flats")])
+    got = facts(readings[1])
+    assert got.get("works_for") == ["Department of Marine Cartography"]
+    assert "Director of the Department of Marine Cartography" not in got.get("works_for", [])
+    assert got.get("has_name") == ["Dr Wen-Li Haraldsen"]
+    assert "reef mapping" in got.get("has_research_interest", [])

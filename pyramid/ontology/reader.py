@@ -176,7 +176,7 @@ class PageReader:
         then settled by whose names its title resembles."""
         by_class: dict[str, list[str]] = {}
         for page in pages:
-            options = [o for seg in page.segments for o in self.candidates(seg)]
+            options = [o for seg in page.segments for o in self.candidates(seg, page.title)]
             ranked = sorted(self._fact_votes(options).items(), key=lambda x: -x[1])
             if not ranked or ranked[0][1] < 1.0:
                 continue
@@ -255,11 +255,17 @@ class PageReader:
     def _confident(self, label: str) -> str | None:
         """The datatype property a field's label plainly means (close, and clearly closer than any other)."""
         sims = self._sims(label)
-        order = np.argsort(-sims)
-        best, second = order[0], order[1] if len(order) > 1 else order[0]
-        p = self.props[best]
-        if p.kind == "datatype" and sims[best] >= CONFIDENT and sims[best] - sims[second] >= CONFIDENT_MARGIN:
-            return p.iri
+        datatype = [j for j, p in enumerate(self.props) if p.kind == "datatype"]
+        if not datatype:
+            return None
+        ranked = sorted(datatype, key=lambda j: -sims[j])
+        best = ranked[0]
+        second = float(sims[ranked[1]]) if len(ranked) > 1 else 0.0
+        # an object property near the label is no rival unless it is nearer: its values would name things,
+        # and a field whose values name things gives no examples of a datatype property anyway
+        nearest_object = max((float(sims[j]) for j, p in enumerate(self.props) if p.kind == "object"), default=0.0)
+        if sims[best] >= CONFIDENT and sims[best] - second >= CONFIDENT_MARGIN and sims[best] >= nearest_object:
+            return self.props[best].iri
         return None
 
     @cached_property
@@ -296,7 +302,7 @@ class PageReader:
     def link(self, page: Page) -> Reading:
         """The page's entity, its class and the facts the page states about it."""
         title = page.title
-        options = [(seg, o) for seg in page.segments for o in self.candidates(seg)]
+        options = [(seg, o) for seg in page.segments for o in self.candidates(seg, title)]
         cls = self.entity_class(title, [o for _, o in options])
         # a name, title or code has one value: the segment that says it best keeps it, the others
         # take their next reading
@@ -406,6 +412,10 @@ class PageReader:
         if subject.pos_ == "PRON":
             return True
         span = _span(subject)
+        if subject.head.i > subject.i:
+            # the subject's own phrase ends at its verb: an apposition the parser hangs on it from
+            # further right ("The research of X spans a; [b], c") is not part of it
+            span = span.doc[span.start:max(subject.i + 1, min(span.end, subject.head.i))]
         words = set(fold(span.text).split()) - _PRONOUNS
         if not words:
             return True
@@ -422,12 +432,21 @@ class PageReader:
         preposition's object, a copula's complement, a number with its noun), with the words that lead
         there. Values inside a clause with a subject of its own ("… that costs account for one third")
         are about something else."""
-        root = sent.root
+        root = _lead_verb(sent) or sent.root
         subjects = [t for t in root.children if t.dep_ in ("nsubj", "nsubjpass")]
         if subjects and not self._about_entity(subjects[0], title):
             return self._entity_as_object(sent, subjects[0], title, n)
-        taken = {t.i for s in subjects for t in s.subtree}
+        taken = {t.i for s in subjects for t in s.subtree if t.i < root.i}
         out: list[Segment] = []
+        listed = _semicolon_list(sent, root)
+        if listed is not None:
+            # "X spans a; b; c": one list value from the first object to the end (the parser hangs the
+            # items anywhere: objects, conjuncts of the verb, appositions of the subject)
+            context = " ".join(w.text for w in _path(listed[0], root) if w.pos_ in ("VERB", "AUX", "ADP")) or root.text
+            if subjects and subjects[0].pos_ == "NOUN" and any(c.dep_ == "prep" for c in subjects[0].children):
+                context = f"{subjects[0].text} {context}"
+            out.append(Segment(context, listed.text.strip(" ,."), "prose", sentence=n))
+            taken.update(t.i for t in listed)
         for tok in sent:
             if tok.i in taken or _in_other_clause(tok, root):
                 continue
@@ -499,6 +518,8 @@ class PageReader:
         for a thing of no known class (another page's title, a name the parser saw); None for a
         plain value."""
         key = name_key(value)
+        if _relational(value, self._class_word):
+            return None
         named = self._class_named(value)
         if named:
             return named
@@ -524,7 +545,7 @@ class PageReader:
     def _items_of(self, seg: Segment) -> list[str]:
         return _items(seg.value) if _is_list(seg.value) else self._things(seg.value)
 
-    def candidates(self, seg: Segment) -> list[list[tuple[float, ReadFact]]]:
+    def candidates(self, seg: Segment, title: str = "") -> list[list[tuple[float, ReadFact]]]:
         """For each value of the segment (a list field: each item), the facts it could state, best
         first: object properties whose range fits a value that names a thing (types decide; the
         label's meaning ranks), else datatype properties by the meaning of the label (with the item,
@@ -558,12 +579,16 @@ class PageReader:
                     # no known class competes with the datatype readings on meaning alone
                     score = (1.0 if kind else 0.0) + float(raw[j])
                     options.append((score, ReadFact("", p.iri, item, True, rng, seg.context)))
+            in_title = bool(title) and len(fold(item)) > 2 and f" {fold(item)} " in f" {fold(title)} "
             if _NUMBER.match(item.strip()):
                 # a number: a property declared numeric takes it on its type, whatever its label's meaning
                 sims = np.maximum(sims, self._numeric_floor)
             for j, p in enumerate(self.props):
-                if p.kind == "datatype" and sims[j] >= MIN_SIMILARITY and not (seg.kind == "prose" and _named(p)) \
-                        and _value_fits(p, item):
+                # a name, title or code comes from a field under a label that plainly says so, or one
+                # that repeats the page's title (else from the title): "Expertise: organic synthesis" is
+                # not the entity's name
+                if p.kind == "datatype" and sims[j] >= MIN_SIMILARITY and _value_fits(p, item) and \
+                        not (_named(p) and (seg.kind == "prose" or (raw[j] < CONFIDENT and not in_title))):
                     value = seg.value if _named(p) and len(items) > 1 else item
                     options.append((float(sims[j]), ReadFact("", p.iri, value, False, "", seg.context)))
             options.sort(key=lambda x: -x[0])
@@ -697,6 +722,13 @@ def _named(p: Term) -> bool:
     return bool(LABEL_LIKE.search(local_name(p.iri).lower().replace("_", " ")))
 
 
+def _relational(value: str, class_word) -> bool:
+    """"Head of the Department of X" names a role held in the department, not the department: a class
+    word only after the phrase's head and its "of" (the head of "Department of X" is "Department")."""
+    head, sep, rest = value.partition(" of ")
+    return bool(sep) and class_word(head) is None and class_word(rest) is not None
+
+
 def _label_like(text: str) -> bool:
     words = text.split()
     return 0 < len(words) <= MAX_LABEL_WORDS and not text.rstrip().endswith((".", "?", "!")) and \
@@ -805,6 +837,34 @@ def _cardinal(tok) -> str | None:
     if word is not None and not (tok.head.i != tok.i and tok.head.like_num and tok.head.i > tok.i):
         return word
     return None
+
+
+def _lead_verb(sent):
+    """In a sentence that lists values with semicolons, the verb before the first semicolon that has a
+    subject: the parser may root such a sentence at a verb inside an item ("… spans a; b ameliorates
+    c; d"), which would hide the clause that states the list. None for other sentences."""
+    semis = [t.i for t in sent if t.text == ";"]
+    if not semis:
+        return None
+    return next((t for t in sent if t.i < semis[0] and t.pos_ in ("VERB", "AUX")
+                 and any(c.dep_ in ("nsubj", "nsubjpass") for c in t.children)), None)
+
+
+def _semicolon_list(sent, root):
+    """The span of a list of values after the verb, its items separated by semicolons (the first
+    object's left edge to the sentence's end); None when the sentence has no such list."""
+    if not any(t.text == ";" and t.i > root.i for t in sent):
+        return None
+    first = next((t for t in sent if t.i > root.i and t.dep_ in ("dobj", "attr", "oprd", "pobj")
+                  and t.pos_ in ("NOUN", "PROPN", "X")), None)
+    if first is None:
+        return None
+    start = min(t.i for t in first.subtree if t.dep_ not in ("det", "punct")) if len(list(first.subtree)) else first.i
+    end = sent.end
+    while end > start and sent.doc[end - 1].is_punct:
+        end -= 1
+    span = sent.doc[start:end]
+    return span if ";" in span.text else None
 
 
 def _in_other_clause(tok, root) -> bool:
