@@ -46,7 +46,8 @@ def bench_fiqa_answers(data: Annotated[Path, typer.Option(help="FiQA directory")
                        workspace: Annotated[Path | None, typer.Option(help="workspace to (re)use; default "
                                                                       "reports/.cache/fiqa-answers-ws")] = None,
                        limit: Annotated[int | None, typer.Option(min=1, help="first N questions only")] = None,
-                       modes: Annotated[str, typer.Option(help="comma-separated: extractive, rewrite, direct")]
+                       modes: Annotated[str, typer.Option(help="comma-separated: extractive, rewrite, direct, default (what "
+                                                                "query.text_answer resolves to)")]
                        = "extractive,rewrite,direct") -> None:
     """FiQA answered by the text layer: BLEU-2/4, BERT similarity, HitRate, cost per question, per way of
     answering; and abstention with each question's gold passages removed."""
@@ -133,7 +134,7 @@ def bench_multihop(data: Annotated[Path, typer.Option(help="shared data director
                    limit: Annotated[int | None, typer.Option(min=1, help="first N questions only")] = None,
                    docs_limit: Annotated[int | None, typer.Option(min=1, help="first N documents only")] = None,
                    pipelines: Annotated[str, typer.Option(help="comma-separated: waterfall, semantic, keyword, "
-                                                               "hybrid (= direct), extractive, rewrite, k2rag, "
+                                                               "hybrid (= direct), extractive, rewrite, default, k2rag, "
                                                                "k2rag-nosum")] =
                    "waterfall,semantic,keyword,hybrid,extractive,rewrite,k2rag,k2rag-nosum"
                    ) -> None:

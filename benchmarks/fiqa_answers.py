@@ -25,7 +25,7 @@ import numpy as np
 from benchmarks.fiqa import load_questions
 from benchmarks.metrics import abstention_rates, bleu
 from benchmarks.report import ignore_cache_dir, md_table, write_report
-from benchmarks.text_answers import NEEDS_KG, WithoutDocs, ask_mode, cited_docs, unsupported_words
+from benchmarks.text_answers import NEEDS_KG, WithoutDocs, ask_mode, cited_docs, default_mode, unsupported_words
 from pyramid.config import SETTINGS_FILE, load_settings
 from pyramid.corpus import load_documents
 from pyramid.progress import NullProgress, Progress
@@ -33,7 +33,7 @@ from pyramid.session import Session
 from pyramid.workspace import Workspace
 
 NAME = "fiqa-answers"
-MODES = ("extractive", "rewrite", "direct")  # K²RAG needs a KG: FiQA has none built (bench multihop has it)
+MODES = ("default", "extractive", "rewrite", "direct")  # K²RAG needs a KG: FiQA has none built (bench multihop has it)
 SWEEP = (0.4, 0.45, 0.5, 0.55, 0.6, 0.65)
 
 
@@ -116,7 +116,8 @@ def run(data_dir: Path, out_dir: Path, *, questions_file: Path | None = None, wo
         task.advance()
     task.done()
     threshold = session.settings.query.abstain_below
-    data = {"llm": session.llm.name, "questions": len(questions), "questions_file": str(qpath),
+    data = {"llm": session.llm.name, "default": default_mode(session), "questions": len(questions),
+            "questions_file": str(qpath),
             "answer_words": session.settings.query.answer_words, "modes": results,
             "abstention": {"configured": abstention_rates(supports, removed, threshold),
                            "sweep": [abstention_rates(supports, removed, t) for t in SWEEP],
@@ -145,6 +146,7 @@ def markdown(d: dict[str, Any]) -> str:
     return "\n".join([
         f"# FiQA answers — {d['questions']} questions ({Path(d['questions_file']).name}), LLM {d['llm']}", "",
         md_table(head, rows), "",
+        f"The default (`query.text_answer`) with this model: {d.get('default', '?')}.", "",
         f"Abstention at the configured threshold ({conf['threshold']}): {conf['abstain_removed']:.1%} of questions "
         f"abstain when their gold passages are removed; {conf['abstain_answerable']:.1%} of answerable ones do.",
         f"Support (median) answerable {ab['support_answerable'].get('median', 0):.3f}, gold removed "

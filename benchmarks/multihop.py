@@ -25,7 +25,7 @@ import numpy as np
 
 from benchmarks.costs import every_layer_tokens
 from benchmarks.report import ignore_cache_dir, md_table, write_report
-from benchmarks.text_answers import MODES, ask_mode, unsupported_words
+from benchmarks.text_answers import MODES, ask_mode, default_mode, unsupported_words
 from pyramid.config import SETTINGS_FILE, load_settings
 from pyramid.errors import InputError
 from pyramid.progress import NullProgress, Progress
@@ -143,7 +143,8 @@ def run(data_dir: Path, out_dir: Path, *, workspace: Path | None = None, limit: 
             every.append(every_layer_tokens(session, q["question"], built_layers(session)))
             task.advance()
         task.done()
-    data = {"llm": session.llm.name, "questions": len(questions), "build": build_cost, "pipelines": results,
+    data = {"llm": session.llm.name, "default": default_mode(session), "questions": len(questions),
+            "build": build_cost, "pipelines": results,
             "every_layer_tokens": statistics.fmean(every) if every else None, "per_question": per_question}
     write_report(Path(out_dir), NAME, data, markdown(data))
     return data
@@ -160,7 +161,9 @@ def markdown(d: dict[str, Any]) -> str:
                      r["llm_calls"], r["tokens"], r.get("abstained", 0.0), r.get("grounded", 0.0), layers])
     b = d["build"]
     lines = [f"# Multi-hop QA — {d['questions']} dev questions, LLM {d['llm']}", "",
-             md_table(head, rows), ""]
+             md_table(head, rows), "",
+             f"The text layer's default (`query.text_answer`) with this model: {d.get('default', '?')}; the "
+             f"waterfall answers with it.", ""]
     if d.get("every_layer_tokens") and "waterfall" in d["pipelines"]:
         w = d["pipelines"]["waterfall"]["tokens"]
         lines.append(f"Every layer on every question (KG layer + the full K²RAG path): {d['every_layer_tokens']:.0f} "

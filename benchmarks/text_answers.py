@@ -1,8 +1,12 @@
 """The text layer's ways of answering, side by side (the ablation `bench fiqa-answers` and `bench
 multihop` report), and the index-without-the-gold-passages used by the abstention check.
 
-    extractive    the question's best sentences, cited (querying.compose), no model
-    rewrite       those sentences joined by the model, kept only when it adds no content word
+    default       `query.text_answer` as configured (auto: extractive with the tiny default model,
+                  rewrite with any other; querying.k2rag.resolve_text_answer)
+    extractive    the question's best sentences, cited (querying.compose), no model; a fact question's
+                  one best sentence in the question's frame
+    rewrite       those sentences joined by the model (a fact question: the model completes its frame),
+                  kept only when it adds no content word
     direct        the model answers from the top chunks (K²RAG's hybrid naive path)
     k2rag         K²RAG over the KG layer's triples: summaries, sub-questions, final answer
     k2rag-nosum   the same without the two summaries
@@ -18,7 +22,7 @@ from pyramid.text_layer import Hit, TextLayer
 from pyramid.types import Answer, Handover, TripleEvidence
 from querying.k2rag import TextAnswerer
 
-MODES = ("extractive", "rewrite", "direct", "k2rag", "k2rag-nosum")
+MODES = ("default", "extractive", "rewrite", "direct", "k2rag", "k2rag-nosum")
 NEEDS_KG = ("k2rag", "k2rag-nosum")
 
 
@@ -60,8 +64,17 @@ def ask_mode(session: Session, mode: str, text: TextLayer | WithoutDocs | None =
     answerer = text_answerer(session, mode, text)
     if mode in NEEDS_KG:
         return lambda q: answerer.answer(q, kg_handover(session, q), mode="generate")
+    if mode == "default":
+        return lambda q: answerer.answer(q)
     kind = "generate" if mode == "direct" else mode
     return lambda q: answerer.answer(q, mode=kind)  # type: ignore[arg-type]
+
+
+def default_mode(session: Session) -> str:
+    """What `default` resolves to with the session's settings and model."""
+    from querying.k2rag import resolve_text_answer
+
+    return resolve_text_answer(session.settings.query.text_answer, session.llm)
 
 
 def unsupported_words(ans: Answer, tokenize) -> list[str]:

@@ -244,7 +244,8 @@ class QuerySettings(BaseModel):
         "auto", description="how the text layer answers: extractive (the question's best sentences from the "
         "retrieved chunks, each cited; no model), rewrite (those sentences joined by the LLM, kept only if it "
         "adds no word the sentences and the question lack), generate (K²RAG / the LLM answers from the chunks), "
-        "or auto = rewrite (chosen by `polyrag bench fiqa-answers` and `bench multihop`)")
+        "or auto = extractive with the tiny default model, rewrite with any other (chosen by `polyrag bench "
+        "fiqa-answers` and `bench multihop`)")
     answer_words: int = Field(120, ge=10, description="word budget of an extractive answer")
     abstain_below: float = Field(0.5, ge=0.0, le=1.0, description="the text layer says it does not know when "
                                  "the evidence's support (see querying.compose) is below this; 0 = never")

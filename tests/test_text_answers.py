@@ -15,8 +15,8 @@ from pyramid.corpus import Document
 from pyramid.llm.scripted import ScriptedProvider
 from pyramid.session import Session
 from pyramid.workspace import Workspace
-from querying.compose import added_words, compose, repetitive, split_sentences
-from querying.k2rag import TextAnswerer
+from querying.compose import Frame, added_words, compose, question_frame, repetitive, split_sentences
+from querying.k2rag import TextAnswerer, resolve_text_answer
 from querying.waterfall import answer_waterfall
 
 DOCS = [
@@ -30,6 +30,8 @@ DOCS = [
 ]
 Q_LAMP = "From how far away can the lamp of the Kestrel Point lighthouse be seen?"
 Q_ABSENT = "Which team won the 2010 chess olympiad in Khanty-Mansiysk?"
+Q_BUILT = "What was the building year of the Kestrel Point lighthouse?"  # a fact question: it has a frame
+COMPLETE = "Complete the answer using words from the sentences"  # the frame-completion prompt's needle
 
 
 @pytest.fixture(scope="module")
@@ -126,6 +128,75 @@ def test_without_docs_hides_a_document_as_if_it_were_not_indexed(root, embedder)
     assert all(h.chunk.doc_id != "lighthouse" for h in hidden.search(Q_LAMP, k=4))
     a = TextAnswerer(hidden, s.llm, s.embedder, s.settings.query, s.meter).answer(Q_LAMP, mode="extractive")
     assert "lighthouse" not in cited_docs(a) and "22 nautical" not in a.text
+
+
+def test_a_fact_question_is_turned_round_into_the_start_of_its_answer():
+    tok = lambda t: [w for w in t.lower().split() if w not in {"it", "the", "a"}]  # noqa: E731
+    f = question_frame("What was the opening year of the museum that houses the Ardent Clock?")
+    assert f == Frame("what", "the opening year of the museum that houses the Ardent Clock", "was")
+    assert f.heading == "As to what the opening year of the museum that houses the Ardent Clock was"
+    assert f.lead == "The opening year of the museum that houses the Ardent Clock was"
+    # a second, coordinated question is left out
+    assert question_frame("Who is the keeper of the Tarn observatory, and what does she study?") == Frame(
+        "who", "the keeper of the Tarn observatory", "is")
+    placed = question_frame("Where were the harbour lanterns of Ossel made?")
+    assert placed == Frame("where", "the harbour lanterns of Ossel", "were made", "in")
+    assert placed.lead == "The harbour lanterns of Ossel were made in"
+    assert question_frame("When was the Tarn footbridge opened?").lead == "The Tarn footbridge was opened"
+    for other in ("How far can the lamp be seen?", "Which team won the chess olympiad?",
+                  "Where is the Ossel river", "Why do glaciers retreat?"):
+        assert question_frame(other) is None, other
+    assert question_frame("What is it?", tok) is None  # nothing to frame
+
+
+def test_a_fact_questions_extractive_answer_is_its_best_sentence_in_the_questions_frame(root, embedder):
+    s = session(root, embedder)  # no rules: a model call would raise
+    a = answerer(s).answer(Q_BUILT, mode="extractive")
+    assert a.text == ("As to what the building year of the Kestrel Point lighthouse was: "
+                      "The Kestrel Point lighthouse was built in 1873 by the harbour board.")
+    assert [(c.doc_id, c.sentence) for c in a.citations] == [
+        ("lighthouse", "The Kestrel Point lighthouse was built in 1873 by the harbour board.")]
+    assert a.usage.calls == 0 and not a.abstained
+
+
+def test_a_framed_sentence_that_opens_with_a_pronoun_brings_the_sentence_before_it(root, embedder):
+    q = "What is the distance in nautical miles from which the Kestrel Point lamp can be seen?"
+    a = answerer(session(root, embedder)).answer(q, mode="extractive")
+    said = ["The Kestrel Point lighthouse was built in 1873 by the harbour board.",
+            "Its lamp can be seen from 22 nautical miles away."]
+    assert a.text == ("As to what the distance in nautical miles from which the Kestrel Point lamp can be seen is: "
+                      + " ".join(said))
+    assert [c.sentence for c in a.citations] == said
+
+
+def test_a_fact_questions_rewrite_completes_the_frame_from_the_cited_words(root, embedder):
+    reply = "The building year of the Kestrel Point lighthouse was 1873."
+    a = answerer(session(root, embedder, {COMPLETE: reply})).answer(Q_BUILT, mode="rewrite")
+    assert a.text == reply and a.usage.calls == 1
+    # cited: the sentences that hold the words it added, not every sentence it was shown
+    assert [c.sentence for c in a.citations] == ["The Kestrel Point lighthouse was built in 1873 by the harbour board."]
+    # the model may give the missing words alone: the frame is put in front
+    a = answerer(session(root, embedder, {COMPLETE: "1873, by the harbour board.\nMore."})).answer(Q_BUILT, mode="rewrite")
+    assert a.text == "The building year of the Kestrel Point lighthouse was 1873, by the harbour board."
+
+
+@pytest.mark.parametrize("reply, why", [
+    ("The building year of the Kestrel Point lighthouse was 1875.", "adds 1875"),
+    ("the building year of the Kestrel Point lighthouse", "says only what the question says"),
+    ("", "empty")])
+def test_a_frame_completion_that_adds_a_fact_or_says_nothing_is_kept_out(root, embedder, reply, why):
+    a = answerer(session(root, embedder, {COMPLETE: reply})).answer(Q_BUILT, mode="rewrite")
+    assert a.text.startswith("As to what the building year of the Kestrel Point lighthouse was: ")
+    step = next(st for st in a.trace if st.step == "text.rewrite")
+    assert "kept out" in step.outcome and why in step.outcome
+
+
+def test_auto_answers_extractively_with_the_tiny_model_and_rewrites_with_any_other(root, embedder):
+    tiny = Session(Workspace(root, load_settings(root / "polyrag.toml", llm={"cache": False})),
+                   provider=ScriptedProvider({}, model="SmolLM2-135M-Instruct.Q4_1.gguf"), embedder=embedder)
+    assert resolve_text_answer("auto", tiny.llm) == "extractive"
+    assert resolve_text_answer("auto", session(root, embedder).llm) == "rewrite"
+    assert resolve_text_answer("generate", tiny.llm) == "generate"
 
 
 def test_bleu_and_abstention_rates():
