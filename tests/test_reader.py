@@ -291,3 +291,16 @@ def test_a_role_of_a_unit_is_not_the_unit_and_a_vague_list_is_not_a_name(polyu):
     assert "Director of the Department of Marine Cartography" not in got.get("works_for", [])
     assert got.get("has_name") == ["Dr Wen-Li Haraldsen"]
     assert "reef mapping" in got.get("has_research_interest", [])
+
+
+def test_a_title_that_is_a_sentence_or_an_address_does_not_type_the_page(polyu):
+    """A page titled with a sentence that mentions a department is still the person's page."""
+    reader = PageReader(polyu.vocab, polyu.embedder)
+    readings = reader.read_all([
+        ("Dr Ann Vale", "Position: Professor\nUnit: Department of Marine Cartography\n"
+                        "Research interests: coral bleaching; kelp forests"),
+        ("Vale lectures on tides as an Associate Professor in the Department of Marine Cartography here.",
+         "Position: Associate Professor\nUnit: Department of Marine Cartography\n"
+         "Research interests: tidal flats; harbour charts")])
+    assert readings[1].cls == EX + "STAFF"
+    assert facts(readings[1]).get("works_for") == ["Department of Marine Cartography"]

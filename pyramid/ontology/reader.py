@@ -619,7 +619,9 @@ class PageReader:
                 for c in votes:
                     if self._declared_on(c, p.iri):
                         votes[c] += float(like[j])
-        named = self._class_named(title)
+        # the title names the entity's class only when it reads as a name: a sentence or an address that
+        # merely mentions a department ("X is a professor in the Department of …") does not
+        named = self._class_named(title) if _name_like(title) else None
         if named and named in votes and votes[named] > 0:   # the corpus names this page's entity with its class
             return named
         best = max(votes.values(), default=0.0)
@@ -727,6 +729,11 @@ def _relational(value: str, class_word) -> bool:
     word only after the phrase's head and its "of" (the head of "Department of X" is "Department")."""
     head, sep, rest = value.partition(" of ")
     return bool(sep) and class_word(head) is None and class_word(rest) is not None
+
+
+def _name_like(title: str) -> bool:
+    """A title that can be a name: short, no address in it."""
+    return len(title.split()) <= MAX_ITEM_WORDS and "://" not in title and "www." not in title
 
 
 def _label_like(text: str) -> bool:
