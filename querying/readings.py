@@ -50,6 +50,8 @@ QUANTITY = re.compile(r"\b(how\s+many|how\s+much|number\s+of|count|counts|counti
 COUNT_BONUS = 0.1         # a counting reading of a question that asks for a number
 COUNTED_WORDS = 2         # "how many staff members …": the noun after the cue names what is counted
 WHO = re.compile(r"\b(who|whom)\b", re.IGNORECASE)  # English asks for a person or a body with these
+WHERE = re.compile(r"\bwhere\b", re.IGNORECASE)     # …and for a place or a body with this
+PLACE = 0.15              # a value reading of a "where …?" question that does not name the value's property
 NAMED = 0.1               # per class of the reading (or its attribute) that the question names in its own words
 # × the share of what the question names that the reading uses (instances weigh 1; a value of
 # several words 0.8, of one word 0.15: "part" may be a stored position, but rarely what is meant)
@@ -284,7 +286,7 @@ class ReadingPlanner:
 
     def _words_outside(self, question: str, anchors: Sequence[Anchor]) -> set[str]:
         """The question's words (one form each) outside the spans of the instances it names."""
-        masked = self.masked(question, anchors)
+        masked = self.masked(question, list({a.spans: a for a in anchors}.values()))  # each span once
         return {self._forms(w)[0] for w in re.findall(r"\w+", masked) if w not in PLACEHOLDERS and fold(w)}
 
     def _names_property(self, prop: str, words: set[str]) -> bool:
@@ -496,6 +498,7 @@ class ReadingPlanner:
         counted = _counted(self.masked(question, named)) if quantity else ""
         cv = self._embed([counted])[0] if counted else None
         someone = bool(WHO.search(self.masked(question, named)))
+        place = bool(WHERE.search(self.masked(question, named)))
         words = self._words_outside(question, [a for r in readings for a in r.anchors if not a.is_value])
         weight = {a.spans: _strength(a) for r in readings for a in r.anchors}
         total = sum(weight.values()) or 1.0
@@ -520,6 +523,11 @@ class ReadingPlanner:
             if someone and r.kind == "attribute":  # "who …?" asks for someone, not a value of something
                 r.evidence["who"] = 1.0
                 r.score -= EMPTY
+            if place and r.kind == "attribute" and not any(named):
+                # "where …?" asks for a place or a body; a value only when the question names its property
+                # ("where did X obtain a degree" names obtained_degree), so a softer cost than "who"
+                r.evidence["where"] = 1.0
+                r.score -= PLACE
             if r.plan.count:  # a count only for a question that asks for a number
                 r.evidence["quantity"] = float(quantity)
                 r.score += COUNT_BONUS if quantity else -EMPTY
