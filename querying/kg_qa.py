@@ -372,20 +372,59 @@ def option_support(kg: KGLayer, question: str, options: Sequence[str]) -> tuple[
                          bool(rare & other_terms)):
                     found.setdefault(i, []).append((h, fold(other.name)))
                     break
-    # Evidence that joins most of the options to the same thing tells none of them apart ("X is a
-    # staff member", "Y is a department" for a question about staff members or departments).
+    selected, support = _uncommon(found, len(real), per_option=2)
+    if not selected:  # no option one step from what the question names: try two steps through a middle
+        selected, support = _uncommon(_two_steps(kg, question, names, rare, options, real), len(real),
+                                      per_option=2)
+    return selected, support
+
+
+def _uncommon(found: dict[int, list[tuple[TripleHit, str]]], n_options: int, *,
+              per_option: int) -> tuple[list[int], list[TripleHit]]:
+    """The options with support, less support through a thing joined to most of the options: that
+    tells none of them apart ("X is a staff member", "Y is a department" for a question about staff
+    members or departments)."""
     ends: dict[str, set[int]] = {}
     for i, pairs in found.items():
         for _, end in pairs:
             ends.setdefault(end, set()).add(i)
-    common = {end for end, who in ends.items() if len(who) > COMMON_SHARE * len(real)}
+    common = {end for end, who in ends.items() if len(who) > COMMON_SHARE * n_options}
     selected, support = [], []
     for i in sorted(found):
         kept = [h for h, end in found[i] if end not in common]
         if kept:
             selected.append(i)
-            support.extend(kept[:2])
+            support.extend(kept[:per_option])
     return selected, support
+
+
+def _two_steps(kg: KGLayer, question: str, names: QuestionNames, rare: set[str], options: Sequence[str],
+               real: Sequence[int]) -> dict[int, list[tuple[TripleHit, str]]]:
+    """Options two triples away from what the question names ("the faculty of X's department": X works
+    for D, D belongs to F): the question's own entities (found by search, named by the question), the
+    things one step from them, and the triples from those things to an option. Each option's support is
+    the pair of triples; the middle thing is its end for the common-evidence check."""
+    hits = kg.search(question, k=OPTION_K)
+    own = list(dict.fromkeys(e.id for h in hits for e in (h.triple.subject, h.triple.object)
+                             if named_in(e.name, names, e.type) or bool(rare & set(content_terms(e.name)))))
+    if not own:
+        return {}
+    store = kg.store()
+    first: dict[str, Triple] = {}  # a middle thing → the triple joining it to the question's entity
+    for t in store.neighbours(own, hops=1, limit=OPTION_TRIPLES):
+        for mid, end in ((t.subject, t.object), (t.object, t.subject)):
+            if end.id in own and mid.id not in own:
+                first.setdefault(mid.id, t)
+    found: dict[int, list[tuple[TripleHit, str]]] = {}
+    for t in store.neighbours(list(first), hops=1, limit=OPTION_TRIPLES) if first else []:
+        for mid, end in ((t.subject, t.object), (t.object, t.subject)):
+            if mid.id not in first or end.id in own:
+                continue
+            for i in real:
+                if same_thing(options[i], end.name) and not same_thing(options[i], mid.name):
+                    found.setdefault(i, []).extend([(TripleHit(first[mid.id], 0.0, "option"), fold(mid.name)),
+                                                    (TripleHit(t, 0.0, "option"), fold(mid.name))])
+    return found
 
 
 def finish(question: str, hits: list[TripleHit], llm: LLM, cfg: KGSettings, tracer: Tracer, start: float,

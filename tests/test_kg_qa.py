@@ -86,6 +86,25 @@ def test_options_select_what_the_triples_support(session):
     assert a.layer == "kg" and a.selected == [0]
 
 
+CAMPUS = [t("Mira Okafor", "works for", "Institute of Tidal Studies", doc="c1"),
+          t("Institute of Tidal Studies", "belongs to", "College of Ocean Sciences", doc="c2"),
+          t("Tomas Berg", "works for", "Lab of Dune Geology", doc="c3"),
+          t("Lab of Dune Geology", "belongs to", "College of Earth Sciences", doc="c4")]
+COLLEGES = ["College of Earth Sciences", "College of Ocean Sciences", "College of Fine Arts", "None of the above"]
+
+
+def test_an_option_two_triples_from_what_the_question_names_is_found_through_the_middle(session):
+    s = session({}, extra=CAMPUS)  # no rules: any model call fails the test
+    a = answer_kg(s, "Under which college is the unit that employs Mira Okafor?", options=COLLEGES)
+    assert a.layer == "kg" and a.selected == [1] and a.usage.calls == 0, a.text
+    assert {(e.subject, e.object) for e in a.evidence if e.kind == "triple"} >= {
+        ("Mira Okafor", "Institute of Tidal Studies"), ("Institute of Tidal Studies", "College of Ocean Sciences")}
+    # one step still wins where there is one: the unit itself, not a college through it
+    one = answer_kg(s, "Which of these units employ Tomas Berg?",
+                    options=["Institute of Tidal Studies", "Lab of Dune Geology", "College of Earth Sciences"])
+    assert one.selected == [1], one.text
+
+
 MINDFUL = {
     "List the named entities in the question": {"entities": ["St. Louis Blues"], "keywords": ["captain", "2019"]},
     "What does the question ask for?": {"intent": "the captain's name", "answer_type": "person"},
