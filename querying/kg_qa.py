@@ -372,15 +372,13 @@ def option_support(kg: KGLayer, question: str, options: Sequence[str]) -> tuple[
                          bool(rare & other_terms)):
                     found.setdefault(i, []).append((h, fold(other.name)))
                     break
-    selected, support = _uncommon(found, len(real), per_option=2)
+    selected, support = _uncommon(found, len(real))
     if not selected:  # no option one step from what the question names: try two steps through a middle
-        selected, support = _uncommon(_two_steps(kg, question, names, rare, options, real), len(real),
-                                      per_option=2)
+        selected, support = _uncommon(_two_steps(kg, question, names, rare, options, real), len(real))
     return selected, support
 
 
-def _uncommon(found: dict[int, list[tuple[TripleHit, str]]], n_options: int, *,
-              per_option: int) -> tuple[list[int], list[TripleHit]]:
+def _uncommon(found: dict[int, list[tuple[TripleHit, str]]], n_options: int) -> tuple[list[int], list[TripleHit]]:
     """The options with support, less support through a thing joined to most of the options: that
     tells none of them apart ("X is a staff member", "Y is a department" for a question about staff
     members or departments)."""
@@ -394,7 +392,7 @@ def _uncommon(found: dict[int, list[tuple[TripleHit, str]]], n_options: int, *,
         kept = [h for h, end in found[i] if end not in common]
         if kept:
             selected.append(i)
-            support.extend(kept[:per_option])
+            support.extend(kept[:2])
     return selected, support
 
 

@@ -286,7 +286,7 @@ class ReadingPlanner:
 
     def _words_outside(self, question: str, anchors: Sequence[Anchor]) -> set[str]:
         """The question's words (one form each) outside the spans of the instances it names."""
-        masked = self.masked(question, list({a.spans: a for a in anchors}.values()))  # each span once
+        masked = self.masked(question, anchors)
         return {self._forms(w)[0] for w in re.findall(r"\w+", masked) if w not in PLACEHOLDERS and fold(w)}
 
     def _names_property(self, prop: str, words: set[str]) -> bool:
@@ -479,7 +479,9 @@ class ReadingPlanner:
         return np.stack([self._vectors[t] for t in texts]) if texts else np.zeros((0, 1), np.float32)
 
     def masked(self, question: str, anchors: Sequence[Anchor]) -> str:
-        spans = sorted(((s, e, ph) for ph, a in zip(PLACEHOLDERS, anchors) for s, e in a.spans), reverse=True)
+        # each span once, however many readings carry its anchor (masking a copy again cuts the text)
+        unique = list({a.spans: a for a in anchors}.values())
+        spans = sorted(((s, e, ph) for ph, a in zip(PLACEHOLDERS, unique) for s, e in a.spans), reverse=True)
         for s, e, ph in spans:
             question = question[:s] + ph + question[e:]
         return question
