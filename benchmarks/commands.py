@@ -316,7 +316,8 @@ def bench_make_questions(
         kind: Annotated[str, typer.Option(help="mcq (the five templates, our own wordings) or open (other "
                                                "kinds: attribute, count, two steps)")] = "mcq",
         per_wording: Annotated[int, typer.Option(min=1, help="questions per wording")] = 4,
-        held: Annotated[bool, typer.Option("--held", help="mcq: the held-out wordings (never tuned on)")] = False,
+        wordings: Annotated[str, typer.Option(help="ours (tuned on), held (held out, MCQ only) or fresh (a "
+                                                   "later set)")] = "ours",
         seed: Annotated[int, typer.Option(help="sampling seed")] = 0,
         data: Annotated[Path, typer.Option(help="shared data directory")] = DATA,
         workspace: Annotated[Path | None, typer.Option(help="workspace with the PolyU ontology imported; "
@@ -327,12 +328,17 @@ def bench_make_questions(
 
     if kind not in ("mcq", "open"):
         raise PolyragError("--kind takes mcq or open")
+    if wordings not in question_sets.SETS:
+        raise PolyragError(f"--wordings takes one of {', '.join(question_sets.SETS)}")
+    mcq_wordings, open_wordings = question_sets.SETS[wordings]
+    if kind == "open" and open_wordings is None:
+        raise PolyragError(f"--wordings {wordings} has no open questions")
     ws = acadchall.ensure_workspace(workspace or Path("reports/.cache/acadchall-ws"), data / "polyu" / "polyu_onto.ttl")
     select = Session(ws).ontology.select_trusted
     if kind == "mcq":
-        qs = question_sets.generate(select, per_wording=per_wording, seed=seed, held=held)
+        qs = question_sets.generate(select, per_wording=per_wording, seed=seed, wordings=mcq_wordings)
     else:
-        qs = question_sets.generate_open(select, per_wording=per_wording, seed=seed)
+        qs = question_sets.generate_open(select, per_wording=per_wording, seed=seed, wordings=open_wordings)
     question_sets.write(out_file, qs)
     out.print(f"wrote {len(qs)} questions to {out_file}")
 

@@ -3,7 +3,7 @@ AcadChall templates in wordings written here (none of them from the dev files), 
 kinds beyond the dev file (an attribute, a count, a path of two steps). They measure how far the
 ontology layer's understanding goes past the wordings it was developed on.
 
-    polyrag bench make-questions --out FILE [--kind mcq|open] [--per-wording 4] [--seed 0]
+    polyrag bench make-questions --out FILE [--kind mcq|open] [--wordings ours|held|fresh] [--per-wording 4] [--seed 0]
 
 The gold comes from fixed SPARQL written here per template (not from the planner under test);
 options are drawn like the dev file's: eight of the answer's class, one to four of them right (MAQ) or
@@ -113,6 +113,52 @@ OPEN: dict[str, dict[str, str]] = {
 }
 
 
+# Written in a later session and measured once before any change (MCQ 0.996, open-answer 0.871, other
+# kinds 0.800); one general fix came from its misses (a code beside a title two subjects share names the
+# one subject both fit). `--wordings fresh`.
+FRESH: dict[str, dict[str, str]] = {
+    "department_of_subject": {
+        "n1": "Who offers the subject {anchor}?",
+        "n2": "{anchor}: which department owns this subject?",
+        "n3": "Which unit teaches {anchor}?",
+    },
+    "staff_of_department": {
+        "n1": "Which of the people below work at the {anchor}?",
+        "n2": "Select the {anchor}'s staff from this list.",
+        "n3": "Who among these is on the payroll of the {anchor}?",
+    },
+    "subjects_of_department": {
+        "n1": "Which of these courses are provided by the {anchor}?",
+        "n2": "Select the subjects on offer from the {anchor}.",
+        "n3": "What does the {anchor} offer among the following?",
+    },
+    "staff_with_interest": {
+        "n1": "Which of these people do research in {anchor}?",
+        "n2": "Select the academics interested in {anchor}.",
+        "n3": "{anchor} is a research topic of which of these staff?",
+    },
+    "faculty_of_staff": {
+        "n1": "What faculty does {anchor} work under?",
+        "n2": "Which faculty employs {anchor}?",
+        "n3": "{anchor} is in which faculty?",
+    },
+}
+FRESH_OPEN: dict[str, dict[str, str]] = {
+    "subject_level": {"n1": "What is the level of {anchor}?", "n2": "Which level does the subject {anchor} belong to?"},
+    "staff_position": {"n1": "What is {anchor}'s rank?", "n2": "What role does {anchor} have?"},
+    "faculty_of_subject": {"n1": "Which faculty offers {anchor}?", "n2": "{anchor} belongs to which faculty?"},
+    "department_of_staff": {"n1": "What department is {anchor} in?", "n2": "Which unit employs {anchor}?"},
+    "subject_count": {"n1": "How many courses does the {anchor} run?",
+                      "n2": "What is the total number of subjects offered by the {anchor}?"},
+    "faculty_staff_count": {"n1": "How many people work in the departments of the {anchor}?",
+                            "n2": "What is the headcount of staff in the {anchor}'s departments?"},
+}
+
+# `--wordings` name → (MCQ/MAQ wordings, open-question wordings or None)
+SETS: dict[str, tuple[dict[str, dict[str, str]], dict[str, dict[str, str]] | None]] = {
+    "ours": (WORDINGS, OPEN), "held": (HELD, None), "fresh": (FRESH, FRESH_OPEN)}
+
+
 def _rows(select: Select, query: str) -> list[dict[str, str]]:
     return list(select(query))
 
@@ -154,11 +200,10 @@ def _options(rng: random.Random, right: list[str], pool: list[str], label: Calla
     return labels, sorted(options.index(x) for x in picked)
 
 
-def generate(select: Select, *, per_wording: int = 4, seed: int = 0, held: bool = False) -> list[dict[str, Any]]:
-    """MCQ/MAQ questions: every wording of every template, `per_wording` questions each (`held`: the
-    held-out wordings)."""
+def generate(select: Select, *, per_wording: int = 4, seed: int = 0,
+             wordings: dict[str, dict[str, str]] = WORDINGS) -> list[dict[str, Any]]:
+    """MCQ/MAQ questions: every wording of every template, `per_wording` questions each."""
     f, rng = Facts(select), random.Random(seed)
-    wordings = HELD if held else WORDINGS
     staff, courses, depts = sorted(f.staff), sorted(f.course), sorted(f.dept_label)
     out: list[dict[str, Any]] = []
 
@@ -201,13 +246,14 @@ def generate(select: Select, *, per_wording: int = 4, seed: int = 0, held: bool 
     return out
 
 
-def generate_open(select: Select, *, per_wording: int = 4, seed: int = 0) -> list[dict[str, Any]]:
+def generate_open(select: Select, *, per_wording: int = 4, seed: int = 0,
+                  wordings: dict[str, dict[str, str]] = OPEN) -> list[dict[str, Any]]:
     """Open questions (no options; one gold string) of kinds the dev file does not have."""
     f, rng = Facts(select), random.Random(seed)
     out: list[dict[str, Any]] = []
 
     def add(kind: str, wording: str, anchor: str, gold: str) -> None:
-        text = OPEN[kind][wording].format(anchor=anchor)
+        text = wordings[kind][wording].format(anchor=anchor)
         out.append({"id": f"gen-open-{kind}-{wording}-{len(out):04d}", "kind": kind, "wording": wording,
                     "question": text[0].upper() + text[1:], "answer": gold})
 
@@ -220,22 +266,22 @@ def generate_open(select: Select, *, per_wording: int = 4, seed: int = 0) -> lis
     fac_staff = {r["f"]: int(r["n"]) for r in _rows(select, (
         f"SELECT ?f (COUNT(DISTINCT ?s) AS ?n) WHERE {{ ?s a <{EX}STAFF> ; <{EX}works_for> ?d . "
         f"?d <{EX}belongs_to> ?f }} GROUP BY ?f"))}
-    for wording in OPEN["subject_level"]:
+    for wording in wordings["subject_level"]:
         for c in rng.sample(courses, per_wording):
             add("subject_level", wording, f.course[c][0], f.level[c])
-    for wording in OPEN["staff_position"]:
+    for wording in wordings["staff_position"]:
         for s in rng.sample(staff_pos, per_wording):
             add("staff_position", wording, f.staff[s][0], f.position[s])
-    for wording in OPEN["faculty_of_subject"]:
+    for wording in wordings["faculty_of_subject"]:
         for c in rng.sample([c for c in courses if f.course[c][2] in f.dept_faculty], per_wording):
             add("faculty_of_subject", wording, f.course[c][0], f.fac_label[f.dept_faculty[f.course[c][2]]])
-    for wording in OPEN["department_of_staff"]:
+    for wording in wordings["department_of_staff"]:
         for s in rng.sample([s for s in staff_all if f.staff[s][1] in f.dept_label], per_wording):
             add("department_of_staff", wording, f.staff[s][0], f.dept_label[f.staff[s][1]])
-    for wording in OPEN["subject_count"]:
+    for wording in wordings["subject_count"]:
         for d in rng.sample([d for d in f.dept_label if dept_counts[d]], per_wording):
             add("subject_count", wording, f.dept_label[d], str(dept_counts[d]))
-    for wording in OPEN["faculty_staff_count"]:
+    for wording in wordings["faculty_staff_count"]:
         for fac in rng.sample([x for x in f.fac_label if fac_staff[x]], min(per_wording, len(fac_staff))):
             add("faculty_staff_count", wording, f.fac_label[fac], str(fac_staff[fac]))
     return out

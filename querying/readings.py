@@ -622,13 +622,16 @@ class ReadingPlanner:
 # ------------------------------------------------------------------ helpers
 def _merge_adjacent(anchors: list[Anchor], question: str) -> list[Anchor]:
     """Instances of one class written side by side, only brackets or separators between them, are one
-    thing under two names ('FSN3416 (ABCT3416)', 'MM6201 / MM6202'): one anchor."""
+    thing under two names ('FSN3416 (ABCT3416)', 'MM6201 / MM6202'): one anchor. When some instance
+    answers to both names (a code, and a title that two subjects share), the names mean that one."""
     out: list[Anchor] = []
     for a in anchors:
         prev = out[-1] if out else None
         if prev is not None and prev.classes == a.classes and not prev.is_value and \
                 question[prev.spans[-1][1]:a.spans[0][0]].strip(" ()[]/,&|-") == "":
-            out[-1] = Anchor(prev.spans + a.spans, prev.text, tuple(dict.fromkeys(prev.iris + a.iris)), prev.classes)
+            both = tuple(i for i in prev.iris if i in a.iris)
+            out[-1] = Anchor(prev.spans + a.spans, prev.text, both or tuple(dict.fromkeys(prev.iris + a.iris)),
+                             prev.classes)
         else:
             out.append(a)
     return out

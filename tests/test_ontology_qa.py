@@ -169,6 +169,15 @@ def test_the_words_outside_a_name_survive_however_many_readings_share_it(polyu_w
     assert {"lecture", "nowaday"} <= planner._words_outside(question, names * 3)
 
 
+def test_a_code_and_a_shared_title_side_by_side_name_the_one_subject_both_fit(polyu_ws, embedder):
+    # PolyU has two subjects titled "Intelligent Transportation Systems" (LSGI3213, LSGI's; EE4019, EEE's):
+    # the code beside the title says which one is meant
+    s = session(polyu_ws, embedder)
+    ans = answer_ontology(s, "For LSGI3213 (Intelligent Transportation Systems), who is the organising department?")
+    assert ans.text == "Department of Land Surveying and Geo-Informatics", ans.trace[1].input
+    assert f"<{EX}lsgi3213>" in ans.evidence[0].query and "ee4019" not in ans.evidence[0].query
+
+
 def test_a_value_the_question_states_is_not_what_it_asks(polyu_ws, embedder):
     s = session(polyu_ws, embedder)
     ans = answer_ontology(s, "Who is behind AAE6203 (Mathematics for Aircraft Structure, Guidance, Navigation, "

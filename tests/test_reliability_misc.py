@@ -390,3 +390,14 @@ def test_negative_or_zero_counts_are_refused(workspace, tmp_path, monkeypatch, c
     assert code == 2 and "Traceback" not in err
     assert f"Invalid value for '{option}'" in flat(err), err
     assert tree(workspace.root) == before and not (tmp_path / "reports").exists()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--wordings", "mine"], "--wordings takes one of ours, held, fresh"),
+    (["--kind", "open", "--wordings", "held"], "--wordings held has no open questions"),
+])
+def test_make_questions_names_a_wording_set_it_does_not_have(tmp_path, monkeypatch, capsys, args, message):
+    monkeypatch.chdir(tmp_path)  # refused before any workspace is made
+    code, out, err = run_cli(["bench", "make-questions", "--out", str(tmp_path / "q.jsonl"), *args], capsys)
+    assert code != 0 and "Traceback" not in err and message in flat(err), err
+    assert not (tmp_path / "q.jsonl").exists() and not (tmp_path / "reports").exists()
