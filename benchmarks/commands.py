@@ -350,13 +350,16 @@ def bench_make_pages(
                                                      "polyu_pages/pages_dev.jsonl")] = None,
         seed: Annotated[int, typer.Option(help="layout draw seed")] = 7,
         limit: Annotated[int | None, typer.Option(min=1, help="first N pages")] = None,
+        layouts: Annotated[str, typer.Option(help="ours (the first set) or fresh (a later one)")] = "ours",
         data: Annotated[Path, typer.Option(help="shared data directory")] = DATA) -> None:
     """Re-write the pages in layouts of our own from the gold ontology's facts (`bench pages --pages`):
     a measure of the reader on layouts it was not tuned on (benchmarks/relayout.py)."""
-    from benchmarks.relayout import write_pages
+    from benchmarks.relayout import LAYOUTS, write_pages
 
+    if layouts not in LAYOUTS:
+        raise PolyragError(f"--layouts takes one of {', '.join(LAYOUTS)}")
     n = write_pages(pages or data / "polyu_pages" / "pages_dev.jsonl", data / "polyu" / "polyu_onto.ttl",
-                    out_file, seed=seed, limit=limit)
+                    out_file, seed=seed, limit=limit, layouts=layouts)
     out.print(f"wrote {n} pages to {out_file}")
 
 

@@ -118,10 +118,76 @@ SUBJECT: list[Callable[[str, str, Facts], str]] = [_subject_table, _subject_dash
 DEPT: list[Callable[[str, Facts], str]] = [_dept_prose, _dept_table]
 
 
-def relayout(pages: Sequence[Page], gold: Gold, *, seed: int = 7) -> list[Page]:
-    """Each page re-written from its entity's gold facts in a layout drawn with `seed`; pages whose
-    entity the gold lacks are left out."""
+# ------------------------------------------------------------------ a second set, written in a later session
+# and measured once before any change to the reader (`make-pages --layouts fresh`)
+def _staff_card(name: str, f: Facts) -> str:
+    # a directory card: the title line and the unit, unlabelled, then a labelled list
+    lines = [name, *_all(f, "has_position"), *_all(f, "works_for")]
+    if topics := _all(f, "has_research_interest"):
+        lines += ["", "Research areas:", *(f"- {t}" for t in topics)]
+    return "\n".join(lines)
+
+
+def _staff_fronted(name: str, f: Facts) -> str:
+    out = []
+    pos, units = _all(f, "has_position"), _all(f, "works_for")
+    if pos and units:
+        out.append(f"Currently {pos[0]} at the {_and(units)}, {name} joined the university some years ago.")
+    elif units:
+        out.append(f"Based in the {_and(units)}, {name} teaches and supervises students.")
+    if topics := _all(f, "has_research_interest"):
+        out.append(f"Areas of expertise: {', '.join(topics)}.")
+    return " ".join(out)
+
+
+def _staff_keyvalue(name: str, f: Facts) -> str:
+    rows = [("name", name), ("title", "; ".join(_all(f, "has_position"))),
+            ("unit", "; ".join(_all(f, "works_for"))), ("interests", "; ".join(_all(f, "has_research_interest")))]
+    return "\n".join(f"{k} = {v}" for k, v in rows if v)
+
+
+def _subject_inline(code: str, title: str, f: Facts) -> str:
+    parts = [f"Code: {code}", f"Title: {title}"]
+    if dept := _one(f, "offered_by"):
+        parts.append(f"Department: {dept}")
+    if credits := _one(f, "has_credit_value"):
+        parts.append(f"Credits: {credits}")
+    if level := _one(f, "has_subject_level"):
+        parts.append(f"Level: {level}")
+    return ", ".join(parts)
+
+
+def _subject_story(code: str, title: str, f: Facts) -> str:
+    out = [f"{title} ({code}) is a subject for students who want a grounding in its field."]
+    if dept := _one(f, "offered_by"):
+        out.append(f"It is taught by the {dept}.")
+    if credits := _one(f, "has_credit_value"):
+        out.append(f"Completing it earns {credits} credits.")
+    if level := _one(f, "has_subject_level"):
+        out.append(f"The subject sits at level {level}.")
+    return " ".join(out)
+
+
+def _dept_parent(name: str, f: Facts) -> str:
+    fac = _one(f, "belongs_to")
+    return f"{name}\nPart of: {fac}" if fac else name
+
+
+def _dept_sentence(name: str, f: Facts) -> str:
+    fac = _one(f, "belongs_to")
+    return f"The {name} is one of the units that make up the {fac}." if fac else f"The {name} welcomes you."
+
+
+LAYOUTS = {"ours": (STAFF, SUBJECT, DEPT),
+           "fresh": ([_staff_card, _staff_fronted, _staff_keyvalue], [_subject_inline, _subject_story],
+                     [_dept_parent, _dept_sentence])}
+
+
+def relayout(pages: Sequence[Page], gold: Gold, *, seed: int = 7, layouts: str = "ours") -> list[Page]:
+    """Each page re-written from its entity's gold facts in a layout drawn with `seed` from the set
+    `layouts`; pages whose entity the gold lacks are left out."""
     rng = random.Random(seed)
+    staff, subject, dept = LAYOUTS[layouts]
     out: list[Page] = []
     for p in pages:
         f = gold.page_facts(p["id"])
@@ -130,26 +196,26 @@ def relayout(pages: Sequence[Page], gold: Gold, *, seed: int = 7) -> list[Page]:
         kind = p["id"].split("-", 1)[0]
         if kind == "staff":
             name = _one(f, "has_name") or p["title"]
-            title, text = name, rng.choice(STAFF)(name, f)
+            title, text = name, rng.choice(staff)(name, f)
         elif kind == "subject":
             code, name = _one(f, "has_subject_code"), _one(f, "has_subject_title")
             if not code or not name:
                 continue
             title = rng.choice([f"{code} {name}", f"{name} ({code})"])
-            text = rng.choice(SUBJECT)(code, name, f)
+            text = rng.choice(subject)(code, name, f)
         else:
             title = p["title"]
-            text = rng.choice(DEPT)(title, f)
+            text = rng.choice(dept)(title, f)
         out.append({"id": p["id"], "title": title, "text": text})
     return out
 
 
 def write_pages(pages_file: Path, gold_file: Path, out_file: Path, *, seed: int = 7,
-                limit: int | None = None) -> int:
+                limit: int | None = None, layouts: str = "ours") -> int:
     """Write the re-laid-out pages as JSONL (atomically); returns how many."""
     from pyramid.workspace import atomic_write_text
 
     pages = [json.loads(line) for line in Path(pages_file).read_text(encoding="utf-8").splitlines() if line.strip()]
-    rows = relayout(pages[:limit] if limit else pages, load_gold(gold_file), seed=seed)
+    rows = relayout(pages[:limit] if limit else pages, load_gold(gold_file), seed=seed, layouts=layouts)
     atomic_write_text(out_file, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
     return len(rows)

@@ -304,3 +304,31 @@ def test_a_title_that_is_a_sentence_or_an_address_does_not_type_the_page(polyu):
          "Research interests: tidal flats; harbour charts")])
     assert readings[1].cls == EX + "STAFF"
     assert facts(readings[1]).get("works_for") == ["Department of Marine Cartography"]
+
+
+def test_several_fields_on_one_line_are_each_read(museum):
+    # a catalogue line holding every field, separated by commas
+    fields = ["Artist: Ingrid Solvang", "Medium: oil on linen", "Created: 1911", "Shown in: North Gallery"]
+    r = museum.read("The Salt Marsh at Dusk", ", ".join(fields))
+    got = facts(r)
+    assert r.cls == MUSEUM + "Artwork"
+    assert got["displayed_in"] == ["North Gallery"] and got["medium"] == ["oil on linen"]
+    assert got["year_created"] == ["1911"]
+    assert got == facts(museum.read("The Salt Marsh at Dusk", "\n".join(fields)))  # as if one field per line
+
+
+def test_a_list_item_holding_a_colon_is_not_a_field_of_its_own(museum):
+    # "Impressionism: late" is one movement of the list, not a label and a value
+    r = museum.read("Ingrid Solvang", "Nationality: Norwegian\nMovements: Realism, Impressionism: late, Symbolism")
+    got = facts(r)
+    assert "Impressionism" not in got and "Impressionism: late" in got["movement"], got
+
+
+def test_key_equals_value_lines_are_fields(polyu):
+    text = ("name = Dr Wen-Li Haraldsen\nrank = Associate Professor\nunit = Department of Marine Cartography\n"
+            "interests = tidal mapping; sonar imaging")
+    r = polyu.read("Dr Wen-Li Haraldsen", text)
+    got = facts(r)
+    assert r.cls == EX + "STAFF"
+    assert got["works_for"] == ["Department of Marine Cartography"]
+    assert sorted(got["has_research_interest"]) == ["sonar imaging", "tidal mapping"]

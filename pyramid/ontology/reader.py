@@ -56,8 +56,11 @@ CARDINALS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}
 _ENTITY_LABELS = {"ORG", "FAC", "GPE", "LOC", "NORP", "PERSON"}  # NER kinds that name a thing
 LABEL_LIKE = re.compile(r"(^|[_\s])(name|title|code|label)$")
-_FIELD = re.compile(r"^\s*(?:[-•*·]\s*)?([^:|—–\n]{1,60}?)\s*(?::|：|\s\|\s|\s[—–]\s)\s*(.*)$")
+_FIELD = re.compile(r"^\s*(?:[-•*·]\s*)?([^:|—–=\n]{1,60}?)\s*(?::|：|\s\|\s|\s[—–]\s|\s=\s)\s*(.*)$")
 _FIELD_AFTER_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z][\w ]{0,40}:\s)")
+# "Code: X, Title: Y, Credits: 3": several fields on one line, each label a short phrase before ":"
+_FIELD_AFTER_FIELD = re.compile(r",\s+(?=[A-Za-z][\w ]{0,40}:\s)")
+MIN_INLINE_FIELDS = 3     # fewer is more likely a list whose item holds a colon ("Finance: Pricing")
 _BULLET = re.compile(r"^\s*[-•*·]\s+(.+)$")
 _PRONOUNS = {"it", "he", "she", "they", "this", "its", "his", "her", "their"}
 _NAME_PREPS = {"of", "for", "and", "de"}  # prepositions inside names: "Faculty of Science", "Centre for …"
@@ -371,6 +374,8 @@ class PageReader:
                 field_ = (line.rstrip(":："), "")  # a label alone on its line ("Expertise"), bullets below
             if len(cells) == 2 and _label_like(cells[0]):
                 out.append(Segment(cells[0], cells[1], "field"))
+            elif field_ is not None and len(pieces := self._fields_in(line, title)) > 1:
+                out += [Segment(label, value, "field") for label, value in pieces]
             elif field_ is not None:
                 label, value = field_
                 if not value:  # a label line, its values on the bullet lines below
@@ -396,6 +401,15 @@ class PageReader:
                 sentences.append(sent.text.strip())
                 out += self._sentence(sent, title, n)
         return out, sentences
+
+    def _fields_in(self, line: str, title: str) -> list[tuple[str, str]]:
+        """The fields of a line that holds several ("Code: X, Title: Y, Level: 2"), when every piece
+        between the commas is a field with a value and none is a ";" list; else none."""
+        if ";" in line:
+            return []
+        pieces = [self._field(piece, title) for piece in _FIELD_AFTER_FIELD.split(line)]
+        ok = len(pieces) >= MIN_INLINE_FIELDS and all(f is not None and f[1] for f in pieces)
+        return [f for f in pieces if f] if ok else []
 
     def _field(self, line: str, title: str) -> tuple[str, str] | None:
         if fold(line).startswith(fold(title)) and len(fold(title)) > 3:
