@@ -30,6 +30,7 @@ from pyramid.chunker import Chunker
 from pyramid.config import QuerySettings
 from pyramid.embeddings import Embedder
 from pyramid.llm import LLM
+from pyramid.llm.base import LLMSchemaError
 from pyramid.prompts import load_prompt
 from pyramid.summarise import make_summariser
 from pyramid.text_layer import Hit, TextLayer
@@ -205,9 +206,17 @@ def answer_text_path(text: TextLayer, llm: LLM, embedder: Embedder, cfg: QuerySe
     pieces = chunker.split_text(kg_summary)[:MAX_SUBQUESTIONS]
     prompt = load_prompt("querying", "subquestion")
 
+    unwritten: list[str] = []
+
     def subquestion(piece: str) -> str:
-        return llm.complete(prompt.render(question=question, chunk=piece), SUBQUESTION_SCHEMA,
-                            max_tokens=80).parsed["question"].strip() or question
+        try:
+            return llm.complete(prompt.render(question=question, chunk=piece), SUBQUESTION_SCHEMA,
+                                max_tokens=80).parsed["question"].strip() or question
+        except LLMSchemaError as err:
+            # a small model may run out of tokens inside its JSON on every retry: the question itself
+            # is asked for that piece, and the trace says so, rather than the whole answer failing
+            unwritten.append(str(err))
+            return question
 
     def sub(sq: str) -> tuple[str, list[Hit], str]:
         hits = text.search(sq, k=cfg.subquestion_k, lam=text.cfg.lam)
@@ -222,7 +231,9 @@ def answer_text_path(text: TextLayer, llm: LLM, embedder: Embedder, cfg: QuerySe
                 asked = [question, *asked]
             results = list(pool.map(sub, list(dict.fromkeys(asked))))
         rec.input["subquestions"] = [sq for sq, _, _ in results]
-        rec.outcome = f"{len(results)} sub-answers"
+        rec.outcome = f"{len(results)} sub-answers" + (
+            f"; {len(unwritten)} sub-question(s) the model could not write (the question asked instead)"
+            if unwritten else "")
 
     with tracer.step("text.summarise_answers", "text", summariser=summariser.name) as rec:
         joined = "\n".join(a for _, _, a in results)

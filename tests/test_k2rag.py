@@ -90,3 +90,14 @@ def test_extractive_summary_keeps_central_sentences_in_order_within_budget():
     assert kept == ["Green bonds fund climate projects.",
                     "Green bonds pay fixed coupons to investors in climate projects."]
     assert ExtractiveSummariser().summarise("Short text.", 50) == "Short text."
+
+
+def test_a_sub_question_the_model_cannot_write_is_replaced_by_the_question_itself(session):
+    # the model runs out of tokens inside its JSON on every attempt (as SmolLM2 did once in 148 × 3)
+    rules = {**RULES, "What we know so far": '{"question": "Which shirt number did Ronaldo wear in the year'}
+    s = session(rules, subquestion_with_question=False)
+    tracer = Tracer(s.meter)
+    text, evidence = answer_text_path(s.text, s.llm, s.embedder, s.settings.query, Q, TRIPLES, tracer)
+    assert text == "Number 9."                                  # the answer is still given
+    assert tracer.steps[1].input["subquestions"] == [Q]
+    assert "could not write" in tracer.steps[1].outcome
