@@ -29,8 +29,7 @@ from typing import Literal
 from pyramid.chunker import Chunker
 from pyramid.config import QuerySettings
 from pyramid.embeddings import Embedder
-from pyramid.llm import LLM
-from pyramid.llm.base import LLMSchemaError
+from pyramid.llm import LLM, LLMSchemaError
 from pyramid.prompts import load_prompt
 from pyramid.summarise import make_summariser
 from pyramid.text_layer import Hit, TextLayer
