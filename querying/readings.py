@@ -34,7 +34,7 @@ import numpy as np
 from pyramid.embeddings import Embedder
 from pyramid.errors import PolyragError
 from pyramid.llm import LLM
-from pyramid.normalise import STOPWORDS, fold
+from pyramid.normalise import STOPWORDS, TITLES, fold
 from pyramid.ontology.labels import LabelIndex, Link, Mention
 from pyramid.ontology.values import ValueIndex, ValueMatch
 from pyramid.ontology.vocab import Term, Vocab, word_forms
@@ -51,7 +51,11 @@ COUNT_BONUS = 0.1         # a counting reading of a question that asks for a num
 COUNTED_WORDS = 2         # "how many staff members …": the noun after the cue names what is counted
 WHO = re.compile(r"\b(who|whom)\b", re.IGNORECASE)  # English asks for a person or a body with these
 WHERE = re.compile(r"\bwhere\b", re.IGNORECASE)     # …and for a place or a body with this
-PLACE = 0.15              # a value reading of a "where …?" question that does not name the value's property
+# A value reading of a "where …?" question that does not name the value's property: values answer
+# "where" only when their property says a place or a source ("graduated from", "located in"; English
+# marks these with a closed set of prepositions); any other value ("what position") is no place
+PLACE = 0.35
+LOCATIVE = re.compile(r"\b(from|in|at|near|within|into|to)$")
 NAMED = 0.1               # per class of the reading (or its attribute) that the question names in its own words
 # × the share of what the question names that the reading uses (instances weigh 1; a value of
 # several words 0.8, of one word 0.15: "part" may be a stored position, but rarely what is meant)
@@ -242,8 +246,8 @@ class ReadingPlanner:
             classes = self._specific({c for m in ms for c in m.classes if self.vocab.get(c)})
             if classes:
                 out.append(Anchor(tuple((m.start, m.end) for m in ms), ms[0].text, iris, tuple(sorted(classes))))
-        out = [self._with_class_word(a, question) for a in _merge_adjacent(sorted(out, key=lambda a: a.spans[0]),
-                                                                            question)]
+        out = [_with_titles(self._with_class_word(a, question), question)
+               for a in _merge_adjacent(sorted(out, key=lambda a: a.spans[0]), question)]
         named = {s for a in out for s in a.spans}
         words = self._words_outside(question, out)
         by_span: dict[tuple[int, int], list[ValueMatch]] = {}
@@ -253,9 +257,11 @@ class ReadingPlanner:
             # around a course "Computer Vision"); or a whole name that is also a value when the
             # question names the value's property ("whose research includes information technology",
             # a course title and a research interest): the readings of both compete.
+            # the possessive is the question's grammar, as for names ("X's job title")
+            span = (v.start, v.end - 2) if question[v.end - 2:v.end] in ("'s", "’s") else (v.start, v.end)
             if not inside or v.exact and (
-                    all(v.start <= s and e <= v.end for s, e in inside) and (v.start, v.end) not in named
-                    or (v.start, v.end) in named and self._names_property(v.prop, words)):
+                    all(v.start <= s and e <= v.end for s, e in inside) and span not in named
+                    or span in named and self._names_property(v.prop, words)):
                 by_span.setdefault((v.start, v.end), []).append(v)
         spans = list(by_span)
         schemaish = self._schemaish([question[a:b] for a, b in spans])
@@ -525,9 +531,9 @@ class ReadingPlanner:
             if someone and r.kind == "attribute":  # "who …?" asks for someone, not a value of something
                 r.evidence["who"] = 1.0
                 r.score -= EMPTY
-            if place and r.kind == "attribute" and not any(named):
+            if place and r.kind == "attribute" and not any(named) and not LOCATIVE.search(r.prop):
                 # "where …?" asks for a place or a body; a value only when the question names its property
-                # ("where did X obtain a degree" names obtained_degree), so a softer cost than "who"
+                # ("where did X obtain a degree" names obtained_degree) or the property is a place's
                 r.evidence["where"] = 1.0
                 r.score -= PLACE
             if r.plan.count:  # a count only for a question that asks for a number
@@ -620,6 +626,19 @@ class ReadingPlanner:
 
 
 # ------------------------------------------------------------------ helpers
+_TITLE_BEFORE = re.compile(r"(?:\b(\w+)\.?\s+)$")
+
+
+def _with_titles(a: Anchor, question: str) -> Anchor:
+    """'Prof. Ann Lee': the titles before a name are part of the mention (the label index leaves them
+    out of the span), not words of the question: left in the masked question, 'Prof' pulls it towards
+    FACULTY and 'Dr' towards degrees."""
+    start, end = a.spans[0]
+    while (m := _TITLE_BEFORE.search(question[:start])) and fold(m.group(1)) in TITLES:
+        start = m.start()
+    return a if start == a.spans[0][0] else Anchor(((start, end),) + a.spans[1:], a.text, a.iris, a.classes)
+
+
 def _merge_adjacent(anchors: list[Anchor], question: str) -> list[Anchor]:
     """Instances of one class written side by side, only brackets or separators between them, are one
     thing under two names ('FSN3416 (ABCT3416)', 'MM6201 / MM6202'): one anchor. When some instance

@@ -156,6 +156,13 @@ def test_where_asks_for_a_place_or_a_body_not_a_value(polyu_ws, embedder, questi
     assert ans.text == expected and "works_for" in ans.evidence[0].query, ans.trace[1].input
 
 
+def test_where_may_ask_for_a_value_whose_property_says_a_place(polyu_ws, embedder):
+    # "graduated from" ends on a preposition of place: its value is a place, and "where" may ask for it
+    s = session(polyu_ws, embedder)
+    ans = answer_ontology(s, "Where did Dr. Shuran ZHANG get the doctorate?")
+    assert "graduated_from" in ans.evidence[0].query, ans.trace[1].input
+
+
 def test_the_words_outside_a_name_survive_however_many_readings_share_it(polyu_ws, embedder):
     # every reading of one anchor carries it: masking each copy in turn once cut the words after it
     from querying.readings import ReadingPlanner
@@ -176,6 +183,17 @@ def test_a_code_and_a_shared_title_side_by_side_name_the_one_subject_both_fit(po
     ans = answer_ontology(s, "For LSGI3213 (Intelligent Transportation Systems), who is the organising department?")
     assert ans.text == "Department of Land Surveying and Geo-Informatics", ans.trace[1].input
     assert f"<{EX}lsgi3213>" in ans.evidence[0].query and "ee4019" not in ans.evidence[0].query
+
+
+@pytest.mark.parametrize("question", ["What rank does Prof. Shuran ZHANG hold?", "What is Dr. Shuran ZHANG's rank?"])
+def test_the_title_before_a_name_is_part_of_the_name_not_of_the_question(polyu_ws, embedder, question):
+    # left in the question, "Prof." pulls it towards FACULTY and "Dr." towards degrees; the rank asked
+    # for is the stored position
+    s = session(polyu_ws, embedder)
+    gold = {r["v"] for r in s.ontology.select_trusted(
+        f'SELECT ?v WHERE {{ ?s <{EX}has_position> ?v ; <{EX}has_name> ?n FILTER(CONTAINS(STR(?n), "Shuran")) }}')}
+    ans = answer_ontology(s, question)
+    assert gold and "has_position" in ans.evidence[0].query and ans.text.endswith(": " + gold.pop()), ans.text
 
 
 def test_a_value_the_question_states_is_not_what_it_asks(polyu_ws, embedder):
