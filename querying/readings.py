@@ -135,6 +135,9 @@ class Reading:
     mids: tuple[str, ...] = ()             # classes the path passes through
     prop: str = ""                         # attribute: the property's words
     asks: str = ""                         # what it answers with, alone: "which department", "what position"
+    # the same reading under each name of its answer class ("which course …", "which subject …"):
+    # scored by the nearest, as one name of a class in brackets reads less like either
+    variants: tuple[tuple[str, str], ...] = ()   # (text, asks)
 
     def spelled(self) -> str:
         """The reading with its anchors written out (for the trace and the model's choice)."""
@@ -159,16 +162,22 @@ class Draft:
 
 
 # ------------------------------------------------------------------ schema words
-def class_words(vocab: Vocab, cls: Term) -> str:
-    """A class's name, with the word its datatype properties share when there is one ('course' whose
-    properties are has_subject_code, has_subject_title … reads 'course (subject)')."""
+def class_names(vocab: Vocab, cls: Term) -> tuple[str, ...]:
+    """A class's name, and the word its datatype properties share when there is one ('course' whose
+    properties are has_subject_code, has_subject_title … is also 'subject')."""
     counts: dict[str, int] = {}
     for p in vocab.properties_of(cls.iri, "datatype"):
         if p.domains and vocab.fit(cls.iri, p.domains) == 1.0:
             for w in set(p.words.split()) - {"has", "is", "of", "the", "a", "in"}:
                 counts[w] = counts.get(w, 0) + 1
     alias = [w for w, n in sorted(counts.items(), key=lambda kv: -kv[1]) if n >= 2 and w not in cls.words.split()]
-    return f"{cls.words} ({alias[0]})" if alias else cls.words
+    return (cls.words, alias[0]) if alias else (cls.words,)
+
+
+def class_words(vocab: Vocab, cls: Term) -> str:
+    """The class's names in one phrase, for the trace and the model: 'course (subject)'."""
+    name, *alias = class_names(vocab, cls)
+    return f"{name} ({alias[0]})" if alias else name
 
 
 def property_words(p: Term) -> str:
@@ -185,6 +194,7 @@ class ReadingPlanner:
         self.margin = margin
         self._uses: Uses | None = None
         self._class_words = {c.iri: class_words(vocab, c) for c in vocab.classes}
+        self._class_names = {c.iri: class_names(vocab, c) for c in vocab.classes}
         self._schema_words = sorted({*self._class_words.values(), *(property_words(p) for p in vocab.properties)})
         self._vectors: dict[str, np.ndarray] = {}
 
@@ -384,10 +394,13 @@ class ReadingPlanner:
         many = clause.replace("{T}", f"how many {self._class_words[cls.iri]}")
         base = QueryPlan(target=cls.name, constraints=constraints)
         out = []
+        names = self._class_names[cls.iri]
         for count, text in ((False, which), (True, many)):
+            lead = "how many" if count else "which"
+            variants = tuple((clause.replace("{T}", f"{lead} {n}") + "?", f"{lead} {n}?") for n in names) \
+                if len(names) > 1 else ()
             r = Reading("members", base.model_copy(update={"count": count}), text + "?", anchors, steps, cls.iri,
-                        clause=clause, asks=f"{'how many' if count else 'which'} {self._class_words[cls.iri]}?",
-                        mids=mids)
+                        clause=clause, asks=f"{lead} {self._class_words[cls.iri]}?", mids=mids, variants=variants)
             r.evidence["fit"] = round(fit, 2)
             out.append(r)
         return out
@@ -403,8 +416,10 @@ class ReadingPlanner:
 
     @staticmethod
     def _clause(left: str, step: Step, p: Term, right: str) -> str:
-        """A step in words: forward, "left p right"; walked backwards, "right p left"."""
-        return f"{left} {p.words} {right}" if not step.inverse else f"{right} {p.words} {left}"
+        """A step in words: forward, "left p right"; walked backwards, "right p left". A property named
+        by a participle and "by" ("offered by") is read as the passive it is: "left is offered by right"."""
+        words = f"is {p.words}" if p.words.endswith(" by") and " " in p.words else p.words
+        return f"{left} {words} {right}" if not step.inverse else f"{right} {words} {left}"
 
     def _data_paths(self, near: Neighbourhood) -> Paths:
         """The readings' paths the data holds around the anchor: (answer class, steps from the answer
@@ -498,6 +513,9 @@ class ReadingPlanner:
         qidx = {m: i for i, m in enumerate(dict.fromkeys(masks))}
         rv = self._embed([r.text for r in readings])
         av = self._embed([r.asks for r in readings])
+        extra = [t for r in readings for v in r.variants for t in v]
+        if extra:
+            self._embed(extra)
         # Does the question ask for a number, or for someone? English marks these with closed sets of
         # words (how many, number of, count …; who, whom): grammar, not a wording of any question set.
         # Embedding probes for the same distinctions separated the questions less well (measured).
@@ -513,6 +531,9 @@ class ReadingPlanner:
         for i, r in enumerate(readings):
             q = qv[qidx[masks[i]]]
             sem, asks = float(np.dot(q, rv[i])), float(np.dot(q, av[i]))
+            for text, said in r.variants:
+                sem = max(sem, float(np.dot(q, self._vectors[text])))
+                asks = max(asks, float(np.dot(q, self._vectors[said])))
             if cv is not None and r.plan.count and r.answer_class:
                 # what a count counts is the noun after its cue, not the whole question ("count the
                 # people in X's departments" counts people): that noun against the counted class

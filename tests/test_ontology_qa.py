@@ -163,6 +163,14 @@ def test_where_may_ask_for_a_value_whose_property_says_a_place(polyu_ws, embedde
     assert "graduated_from" in ans.evidence[0].query, ans.trace[1].input
 
 
+def test_a_class_with_two_names_is_read_under_the_nearer_one(polyu_ws, embedder):
+    # COURSE's properties all say "subject": "which course (subject) offered by X?" reads like neither
+    # name, and lost "What does X offer?" to the staff who work there
+    s = session(polyu_ws, embedder)
+    ans = answer_ontology(s, "What does the Department of Applied Physics offer?")
+    assert ans.evidence[0].plan["target"] == "COURSE" and "offered_by" in ans.evidence[0].query, ans.trace[1].input
+
+
 def test_the_words_outside_a_name_survive_however_many_readings_share_it(polyu_ws, embedder):
     # every reading of one anchor carries it: masking each copy in turn once cut the words after it
     from querying.readings import ReadingPlanner
