@@ -332,3 +332,40 @@ def test_key_equals_value_lines_are_fields(polyu):
     assert r.cls == EX + "STAFF"
     assert got["works_for"] == ["Department of Marine Cartography"]
     assert sorted(got["has_research_interest"]) == ["sonar imaging", "tidal mapping"]
+
+
+def test_a_card_of_name_lines_is_read_line_by_line_and_its_values_learnt_from_linked_fields(polyu):
+    """A directory card states each value on its own line, with no label and no verb: run together as
+    one sentence the lines said nothing. Which property an unlabelled value is, the reader learns from
+    fields elsewhere whose page class settled what a vague label meant ("title" on a staff page, whose
+    name is given apart, is no name)."""
+    pages = [(f"Dr {n} Okonkwo-Berg", f"name = Dr {n} Okonkwo-Berg\ntitle = {rank}\n"
+                                      "unit = Department of Marine Cartography\ninterests = tidal mapping; sonar imaging")
+             for n, rank in (("Ada", "Senior Lecturer"), ("Bo", "Principal Lecturer"), ("Cy", "Senior Lecturer"),
+                             ("Di", "Reader"), ("Ed", "Principal Lecturer"))]
+    pages.append(("Dr Femi Okonkwo-Berg", "Dr Femi Okonkwo-Berg\nPrincipal Lecturer\nDepartment of Marine Cartography"))
+    reader = PageReader(polyu.vocab, polyu.embedder, titles=["Department of Marine Cartography"])
+    readings = reader.read_all(pages)
+    card = readings[-1]
+    assert card.cls == EX + "STAFF"
+    assert facts(card).get("works_for") == ["Department of Marine Cartography"]
+    assert facts(card).get("has_position") == ["Principal Lecturer"], facts(card)
+
+
+def test_one_heading_line_is_no_card(polyu):
+    # a lone capitalised line before prose is a heading: the prose after it is still one sentence
+    r = polyu.read("Dr Wen-Li Haraldsen", "Biography\nDr Wen-Li Haraldsen works for the Department of Marine "
+                                          "Cartography.")
+    assert facts(r).get("works_for") == ["Department of Marine Cartography"]
+    assert "Biography" not in str(r.facts)
+
+
+def test_a_relative_clause_about_what_the_entity_is_speaks_of_the_entity(polyu):
+    # "X is one of the units that make up Y": X makes up Y; the "one" of "one of" counts nothing
+    r = polyu.read("Department of Marine Cartography",
+                   "The Department of Marine Cartography is one of the units that make up the Faculty of Ocean "
+                   "Studies.")
+    got = facts(r)
+    assert r.cls == EX + "DEPARTMENT"
+    assert got.get("belongs_to") == ["Faculty of Ocean Studies"]
+    assert "1" not in [v for vs in got.values() for v in vs]

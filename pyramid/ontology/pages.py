@@ -25,7 +25,7 @@ from pyramid.progress import NullProgress, Progress
 from pyramid.sqlite import DisposableSQLite
 from pyramid.workspace import Workspace
 
-SEGMENT_VERSION = "3"   # bump when PageReader.segment reads a page differently
+SEGMENT_VERSION = "4"   # bump when PageReader.segment reads a page differently
 COMMIT_EVERY = 50       # pages parsed between two commits of the cache (what a stop can lose)
 MAX_TITLE_WORDS = 12    # a first line this short names the page when it has no title
 CACHE = "reading/segments.sqlite"
@@ -112,10 +112,7 @@ def read_corpus(ws: Workspace, schema, embedder: Embedder, docs: Sequence[Docume
     ordered = [pages[d.id] for d in docs]
     reader.study(ordered)  # names, values, then what each class's titles look like
     task = progress.task("linking pages to the schema", len(docs))
-    out = {}
-    for d in docs:
-        out[d.id] = reader.link(pages[d.id])
-        task.advance()
+    out = dict(zip((d.id for d in docs), reader.link_all(ordered, task.advance)))
     task.done()
     return out
 

@@ -26,14 +26,14 @@ ontology (instances) and the knowledge graph (triples) alike — one reading per
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import numpy as np
 
 from pyramid.embeddings import Embedder
-from pyramid.normalise import STOPWORDS, codes_in, fold, name_key
+from pyramid.normalise import STOPWORDS, codes_in, fold, name_key, strip_titles
 from pyramid.ontology.vocab import Term, Vocab, local_name, word_forms
 
 MIN_SIMILARITY = 0.30     # a datatype property this far from a field's label (cosine) is not what it states
@@ -164,7 +164,44 @@ class PageReader:
     def read_all(self, pages: Iterable[tuple[str, str]]) -> list[Reading]:
         segmented = [self.segment(t, x) for t, x in pages]
         self.study(segmented)
-        return [self.link(p) for p in segmented]
+        return self.link_all(segmented)
+
+    def link_all(self, pages: list[Page], advance: Callable[[], None] | None = None) -> list[Reading]:
+        """Every page linked; then what the linked fields taught (below) links the pages whose values
+        were said without a label once more."""
+        readings = []
+        for page in pages:
+            readings.append(self.link(page))
+            if advance is not None:
+                advance()
+        if self.learn_linked(pages, readings):
+            readings = [self.link(p) if any(seg.kind == "prose" for seg in p.segments) else r
+                        for p, r in zip(pages, readings)]
+        return readings
+
+    def learn_linked(self, pages: list[Page], readings: list[Reading]) -> bool:
+        """Values that fields gave a datatype property once the page's class settled which property
+        the label meant ("title = Assistant Professor" on a staff page is a position, though "title"
+        alone is nearer a subject's title) are examples of it too, as `learn`'s are. True when any
+        property gained one."""
+        gained = False
+        for page, reading in zip(pages, readings):
+            if reading.cls is None:
+                continue
+            fields = {seg.context: fold(seg.value) for seg in page.segments if seg.kind == "field"}
+            for f in reading.facts:
+                term = self.vocab.by_iri.get(f.prop)
+                if f.is_object or term is None or term.kind != "datatype" or _named(term) or \
+                        f.context not in fields or fold(f.value) not in fields[f.context]:
+                    continue
+                bag = self.examples.setdefault(f.prop, [])
+                if len(bag) < MAX_EXAMPLES and f.value not in bag:
+                    bag.append(f.value)
+                    gained = True
+        if gained:
+            for cached in ("_example_matrix", "_example_rows"):
+                self.__dict__.pop(cached, None)
+        return gained
 
     def study(self, pages: list[Page]) -> None:
         """Everything the corpus teaches, before any page is linked: names, values, then titles."""
@@ -359,11 +396,18 @@ class PageReader:
         out: list[Segment] = []
         prose: list[str] = []
         lines = [ln.rstrip() for ln in text.splitlines()]
+        card = _card_block(lines)
         i = 0
         while i < len(lines):
             line = lines[i].strip()
             i += 1
             if not line or set(line) <= set("|-: "):
+                continue
+            if i - 1 in card:
+                # a line of a card ("Dr Ann Lee / Associate Professor / School of Design"): a value on
+                # its own, said as what the entity is — never run together with the next line as prose
+                if fold(line) != fold(title) and strip_titles(line) != strip_titles(title):
+                    out.append(Segment(line, line, "prose"))
                 continue
             cells = [c.strip() for c in line.strip("|").split("|")] if line.startswith("|") else []
             if cells and i < len(lines) and lines[i].strip().startswith("|") and set(lines[i].strip()) <= set("|-: "):
@@ -820,8 +864,6 @@ def _stand_in(text: str, title: str) -> str:
     """The page's own name replaced by "It" before parsing: names with commas, initials or characters
     the parser has never seen ("Cheung Kwong-chak, Gary is …") break its sentences; a pronoun never does,
     and a sentence whose subject is a pronoun is about the page's entity."""
-    from pyramid.normalise import strip_titles
-
     variants = sorted({v for v in (title.strip(), strip_titles(title)) if len(v.split()) >= 2 or len(v) > 3},
                       key=len, reverse=True)
     for v in variants:
@@ -852,6 +894,8 @@ def _cardinal(tok) -> str | None:
     after = tok.doc[tok.i + 1].text if tok.i + 1 < len(tok.doc) else ""
     if after == ")" or (after == "." and (tok.is_sent_start or tok.i == 0)):
         return None  # "1)", and "2." opening a line; "at level 3." ends a sentence
+    if any(c.dep_ == "prep" and c.lower_ == "of" for c in tok.children):
+        return None  # a part of a set, not a count: "one of the units", "two of its subjects"
     if tok.text.isdigit():
         return tok.text
     word = CARDINALS.get(tok.lower_)
@@ -888,11 +932,59 @@ def _semicolon_list(sent, root):
     return span if ";" in span.text else None
 
 
+_CARD_WORD = re.compile(r"[^\W\d_][\w'’.-]*|\d\w*")
+_CARD_JOINS = _NAME_PREPS | {"&", "the", "in", "on", "at"}
+
+
+def _card_line(line: str) -> bool:
+    """A short line that only names something: every word capitalised (or a word that joins a name),
+    no field, no list mark, no sentence's end."""
+    line = line.strip()
+    if not line or line[-1] in ".!?:;" or _FIELD.match(line) or _BULLET.match(line) or "|" in line:
+        return False
+    words = _CARD_WORD.findall(line)
+    return bool(words) and len(line.split()) <= MAX_ITEM_WORDS and \
+        all(w[0].isupper() or w[0].isdigit() or w.lower() in _CARD_JOINS for w in words)
+
+
+def _card_block(lines: list[str]) -> set[int]:
+    """The lines of cards: two or more name lines in a row (a heading alone is no card)."""
+    out: set[int] = set()
+    run: list[int] = []
+    for n, line in enumerate([*lines, ""]):
+        if line.strip() and _card_line(line):
+            run.append(n)
+            continue
+        if len(run) >= 2:
+            out.update(run)
+        run = []
+    return out
+
+
 def _in_other_clause(tok, root) -> bool:
-    """Between the value and the sentence's verb is a clause with a subject of its own."""
+    """Between the value and the sentence's verb is a clause with a subject of its own — unless that
+    subject is a relative pronoun standing for what the entity is said to be ("X is one of the units
+    that make up Y": X makes up Y; "X is a chemist who works at Y")."""
     t = tok.head
     while t.i != root.i and t.head.i != t.i:
-        if t.pos_ in ("VERB", "AUX") and any(c.dep_ in ("nsubj", "nsubjpass") for c in t.children):
+        if t.pos_ in ("VERB", "AUX") and any(c.dep_ in ("nsubj", "nsubjpass") for c in t.children) and \
+                not _says_of_complement(t, root):
+            return True
+        t = t.head
+    return False
+
+
+def _says_of_complement(clause, root) -> bool:
+    """A relative clause ("that make up Y") whose subject is its relative pronoun and whose noun is the
+    complement of the sentence's copula ("is one of the units", "is a chemist"), or inside it."""
+    subject = next((c for c in clause.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if clause.dep_ != "relcl" or subject is None or subject.tag_ not in ("WDT", "WP"):
+        return False
+    if root.lemma_ != "be" and root.pos_ != "AUX":
+        return False
+    t = clause.head
+    while t.i != root.i and t.head.i != t.i:
+        if t.dep_ == "attr" and t.head.i == root.i:
             return True
         t = t.head
     return False
