@@ -418,7 +418,8 @@ class ReadingPlanner:
     def _clause(left: str, step: Step, p: Term, right: str) -> str:
         """A step in words: forward, "left p right"; walked backwards, "right p left". A property named
         by a participle and "by" ("offered by") is read as the passive it is: "left is offered by right"."""
-        words = f"is {p.words}" if p.words.endswith(" by") and " " in p.words else p.words
+        passive = p.words.endswith(" by") and p.words.split()[0] not in _AUXILIARIES
+        words = f"is {p.words}" if passive else p.words
         return f"{left} {words} {right}" if not step.inverse else f"{right} {words} {left}"
 
     def _data_paths(self, near: Neighbourhood) -> Paths:
@@ -647,6 +648,7 @@ class ReadingPlanner:
 
 
 # ------------------------------------------------------------------ helpers
+_AUXILIARIES = {"is", "are", "was", "were", "be", "being", "been", "has", "have", "had"}
 _TITLE_BEFORE = re.compile(r"(?:\b(\w+)\.?\s+)$")
 
 
