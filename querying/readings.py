@@ -35,7 +35,7 @@ from pyramid.embeddings import Embedder
 from pyramid.errors import PolyragError
 from pyramid.llm import LLM
 from pyramid.normalise import STOPWORDS, TITLES, fold
-from pyramid.ontology.labels import LabelIndex, Link, Mention
+from pyramid.ontology.labels import LabelIndex, Link, Mention, without_possessive
 from pyramid.ontology.values import ValueIndex, ValueMatch
 from pyramid.ontology.vocab import Term, Vocab, word_forms
 from pyramid.prompts import load_prompt
@@ -267,8 +267,7 @@ class ReadingPlanner:
             # around a course "Computer Vision"); or a whole name that is also a value when the
             # question names the value's property ("whose research includes information technology",
             # a course title and a research interest): the readings of both compete.
-            # the possessive is the question's grammar, as for names ("X's job title")
-            span = (v.start, v.end - 2) if question[v.end - 2:v.end] in ("'s", "’s") else (v.start, v.end)
+            span = (v.start, without_possessive(question, v.start, v.end))  # as for names ("X's job title")
             if not inside or v.exact and (
                     all(v.start <= s and e <= v.end for s, e in inside) and span not in named
                     or span in named and self._names_property(v.prop, words)):
@@ -390,13 +389,12 @@ class ReadingPlanner:
 
     def _members(self, cls: Term, constraints: list[Constraint], clause: str, steps: int, anchors: tuple[Anchor, ...],
                  fit: float = 1.0, mids: tuple[str, ...] = ()) -> list[Reading]:
-        which = clause.replace("{T}", f"which {self._class_words[cls.iri]}")
-        many = clause.replace("{T}", f"how many {self._class_words[cls.iri]}")
         base = QueryPlan(target=cls.name, constraints=constraints)
         out = []
         names = self._class_names[cls.iri]
-        for count, text in ((False, which), (True, many)):
+        for count in (False, True):
             lead = "how many" if count else "which"
+            text = clause.replace("{T}", f"{lead} {self._class_words[cls.iri]}")
             variants = tuple((clause.replace("{T}", f"{lead} {n}") + "?", f"{lead} {n}?") for n in names) \
                 if len(names) > 1 else ()
             r = Reading("members", base.model_copy(update={"count": count}), text + "?", anchors, steps, cls.iri,

@@ -336,8 +336,7 @@ class LabelIndex:
 
         def claim(a: int, b: int, links: list[Link]) -> None:
             start, end = tokens[a][0], tokens[b - 1][1]
-            if question[end - 2:end] in ("'s", "’s") and end - 2 > start:
-                end -= 2  # the possessive is the question's grammar, not the name's ("X's department")
+            end = without_possessive(question, start, end)
             found.append(Mention(question[start:end], start, end, tuple(links)))
             for k in range(a, b):
                 used[k] = True
@@ -388,6 +387,12 @@ class LabelIndex:
                 if links:
                     claim(a, b, links)
         return sorted(found, key=lambda m: m.start)
+
+
+def without_possessive(text: str, start: int, end: int) -> int:
+    """The end of a span without its possessive: the "'s" is the question's grammar, not the name's
+    ("X's department")."""
+    return end - 2 if text[end - 2:end] in ("'s", "’s") and end - 2 > start else end
 
 
 def _ends_on_label(words: Sequence[str], link: Link) -> bool:
