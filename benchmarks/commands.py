@@ -316,8 +316,8 @@ def bench_make_questions(
         kind: Annotated[str, typer.Option(help="mcq (the five templates, our own wordings) or open (other "
                                                "kinds: attribute, count, two steps)")] = "mcq",
         per_wording: Annotated[int, typer.Option(min=1, help="questions per wording")] = 4,
-        wordings: Annotated[str, typer.Option(help="ours (tuned on), held (held out, MCQ only) or fresh (a "
-                                                   "later set)")] = "ours",
+        wordings: Annotated[str, typer.Option(help="ours (tuned on), held (held out, MCQ only), fresh (a "
+                                                   "later set) or kinds (eight more open kinds, open only)")] = "ours",
         seed: Annotated[int, typer.Option(help="sampling seed")] = 0,
         data: Annotated[Path, typer.Option(help="shared data directory")] = DATA,
         workspace: Annotated[Path | None, typer.Option(help="workspace with the PolyU ontology imported; "
@@ -333,6 +333,8 @@ def bench_make_questions(
     mcq_wordings, open_wordings = question_sets.SETS[wordings]
     if kind == "open" and open_wordings is None:
         raise PolyragError(f"--wordings {wordings} has no open questions")
+    if kind == "mcq" and mcq_wordings is None:
+        raise PolyragError(f"--wordings {wordings} has no MCQ/MAQ questions (use --kind open)")
     ws = acadchall.ensure_workspace(workspace or Path("reports/.cache/acadchall-ws"), data / "polyu" / "polyu_onto.ttl")
     select = Session(ws).ontology.select_trusted
     if kind == "mcq":

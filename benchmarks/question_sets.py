@@ -3,7 +3,7 @@ AcadChall templates in wordings written here (none of them from the dev files), 
 kinds beyond the dev file (an attribute, a count, a path of two steps). They measure how far the
 ontology layer's understanding goes past the wordings it was developed on.
 
-    polyrag bench make-questions --out FILE [--kind mcq|open] [--wordings ours|held|fresh] [--per-wording 4] [--seed 0]
+    polyrag bench make-questions --out FILE [--kind mcq|open] [--wordings ours|held|fresh|kinds] [--per-wording 4] [--seed 0]
 
 The gold comes from fixed SPARQL written here per template (not from the planner under test);
 options are drawn like the dev file's: eight of the answer's class, one to four of them right (MAQ) or
@@ -154,9 +154,26 @@ FRESH_OPEN: dict[str, dict[str, str]] = {
                             "n2": "What is the headcount of staff in the {anchor}'s departments?"},
 }
 
-# `--wordings` name → (MCQ/MAQ wordings, open-question wordings or None)
-SETS: dict[str, tuple[dict[str, dict[str, str]], dict[str, dict[str, str]] | None]] = {
-    "ours": (WORDINGS, OPEN), "held": (HELD, None), "fresh": (FRESH, FRESH_OPEN)}
+# Open questions of eight kinds none of the sets above has (other attributes, the inverse of an
+# attribute, a count and a path from a faculty, a person found by a value), written in a third session
+# and measured once before any change. `--wordings kinds --kind open`.
+KINDS_OPEN: dict[str, dict[str, str]] = {
+    "staff_interest": {"k1": "What are {anchor}'s research interests?", "k2": "What topics does {anchor} study?"},
+    "staff_degree": {"k1": "What degree did {anchor} obtain?", "k2": "Which qualification does {anchor} hold?"},
+    "staff_alma_mater": {"k1": "Which institution did {anchor} graduate from?", "k2": "Where did {anchor} study?"},
+    "subject_prerequisite": {"k1": "What is the prerequisite for {anchor}?",
+                             "k2": "Which subject must be taken before {anchor}?"},
+    "subject_code": {"k1": "What is the code of the subject {anchor}?", "k2": "{anchor} has which subject code?"},
+    "faculty_of_department": {"k1": "Which faculty is the {anchor} part of?",
+                              "k2": "The {anchor} falls under which faculty?"},
+    "faculty_department_count": {"k1": "How many departments does the {anchor} have?",
+                                 "k2": "What is the number of departments within the {anchor}?"},
+    "staff_of_interest": {"k1": "Who does research on {anchor}?", "k2": "Which academic works on {anchor}?"},
+}
+
+# `--wordings` name → (MCQ/MAQ wordings or None, open-question wordings or None)
+SETS: dict[str, tuple[dict[str, dict[str, str]] | None, dict[str, dict[str, str]] | None]] = {
+    "ours": (WORDINGS, OPEN), "held": (HELD, None), "fresh": (FRESH, FRESH_OPEN), "kinds": (None, KINDS_OPEN)}
 
 
 def _rows(select: Select, query: str) -> list[dict[str, str]]:
@@ -188,6 +205,22 @@ class Facts:
         # topics as people write them (words, not citations or name lists), held by a few staff
         self.interest = {v: s for v, s in interests.items() if 1 <= len(s) <= 6 and 6 <= len(v) <= 40
                          and re.fullmatch(r"[A-Za-z][A-Za-z \-']+", v) and len(v.split()) <= 5}
+        self.interests_of: dict[str, set[str]] = defaultdict(set)
+        for v, holders in self.interest.items():
+            for h in holders:
+                self.interests_of[h].add(v)
+        self.degree = self._single(q, "obtained_degree", r"[A-Za-z][A-Za-z .,()&'\-]{3,60}")
+        self.alma_mater = self._single(q, "graduated_from", r"[A-Z][A-Za-z .,()&'\-]{5,80}")
+        self.prerequisite = self._single(q, "has_pre_requisite", r"[A-Z]{2,5}\d{3,5}[A-Z]?")
+
+    @staticmethod
+    def _single(q: Callable[[str], list[dict[str, str]]], prop: str, shape: str) -> dict[str, str]:
+        """Subject → its one value of `prop`, where it has exactly one and that value has `shape`
+        (the released data holds empty strings and fragments)."""
+        values: dict[str, set[str]] = defaultdict(set)
+        for r in q(f"SELECT ?s ?v WHERE {{ ?s <{EX}{prop}> ?v }}"):
+            values[r["s"]].add(r["v"].strip())
+        return {x: next(iter(v)) for x, v in values.items() if len(v) == 1 and re.fullmatch(shape, next(iter(v)))}
 
 
 def _options(rng: random.Random, right: list[str], pool: list[str], label: Callable[[str], str]) -> tuple[list, list]:
@@ -213,7 +246,7 @@ def generate(select: Select, *, per_wording: int = 4, seed: int = 0,
                     "template": template, "question": text[0].upper() + text[1:], "options": options,
                     "answers": answers, "meta": {**meta, "wording": wording}})
 
-    for wording in wordings["department_of_subject"]:
+    for wording in wordings.get("department_of_subject", {}):
         for c in rng.sample(courses, per_wording):
             code, title, d = f.course[c]
             if d not in f.dept_label:
@@ -234,12 +267,12 @@ def generate(select: Select, *, per_wording: int = 4, seed: int = 0,
                 opts, ans = _options(rng, by_dept[d], pool, label)
                 add(template, wording, f.dept_label[d], opts, ans, {"department": d})
     interests = sorted(f.interest)
-    for wording in wordings["staff_with_interest"]:
+    for wording in wordings.get("staff_with_interest", {}):
         for v in rng.sample(interests, per_wording):
             opts, ans = _options(rng, sorted(f.interest[v]), staff, lambda x: f.staff[x][0])
             add("staff_with_interest", wording, v.lower() if rng.random() < 0.5 else v, opts, ans, {"interest": v})
     faculties = sorted(f.fac_label)
-    for wording in wordings["faculty_of_staff"]:
+    for wording in wordings.get("faculty_of_staff", {}):
         for s in rng.sample([s for s in staff if f.staff[s][1] in f.dept_faculty], per_wording):
             opts, ans = _options(rng, [f.dept_faculty[f.staff[s][1]]], faculties, f.fac_label.get)
             add("faculty_of_staff", wording, f.staff[s][0], opts, ans, {"staff": s})
@@ -266,24 +299,52 @@ def generate_open(select: Select, *, per_wording: int = 4, seed: int = 0,
     fac_staff = {r["f"]: int(r["n"]) for r in _rows(select, (
         f"SELECT ?f (COUNT(DISTINCT ?s) AS ?n) WHERE {{ ?s a <{EX}STAFF> ; <{EX}works_for> ?d . "
         f"?d <{EX}belongs_to> ?f }} GROUP BY ?f"))}
-    for wording in wordings["subject_level"]:
+    for wording in wordings.get("subject_level", {}):
         for c in rng.sample(courses, per_wording):
             add("subject_level", wording, f.course[c][0], f.level[c])
-    for wording in wordings["staff_position"]:
+    for wording in wordings.get("staff_position", {}):
         for s in rng.sample(staff_pos, per_wording):
             add("staff_position", wording, f.staff[s][0], f.position[s])
-    for wording in wordings["faculty_of_subject"]:
+    for wording in wordings.get("faculty_of_subject", {}):
         for c in rng.sample([c for c in courses if f.course[c][2] in f.dept_faculty], per_wording):
             add("faculty_of_subject", wording, f.course[c][0], f.fac_label[f.dept_faculty[f.course[c][2]]])
-    for wording in wordings["department_of_staff"]:
+    for wording in wordings.get("department_of_staff", {}):
         for s in rng.sample([s for s in staff_all if f.staff[s][1] in f.dept_label], per_wording):
             add("department_of_staff", wording, f.staff[s][0], f.dept_label[f.staff[s][1]])
-    for wording in wordings["subject_count"]:
+    for wording in wordings.get("subject_count", {}):
         for d in rng.sample([d for d in f.dept_label if dept_counts[d]], per_wording):
             add("subject_count", wording, f.dept_label[d], str(dept_counts[d]))
-    for wording in wordings["faculty_staff_count"]:
+    for wording in wordings.get("faculty_staff_count", {}):
         for fac in rng.sample([x for x in f.fac_label if fac_staff[x]], min(per_wording, len(fac_staff))):
             add("faculty_staff_count", wording, f.fac_label[fac], str(fac_staff[fac]))
+    # the kinds of KINDS_OPEN (after the others, so that their sets draw as before)
+    named = sorted(s for s in f.staff if len(f.staff[s][0]) > 3)
+    faculty = {x: label for x, label in f.fac_label.items() if " " in label}  # not "OtherFaculties"
+    pools: dict[str, list[tuple[str, str]]] = {
+        "staff_interest": [(f.staff[s][0], sorted(f.interests_of[s])[0]) for s in named
+                           if 1 <= len(f.interests_of[s]) <= 4],
+        "staff_degree": [(f.staff[s][0], f.degree[s]) for s in named if s in f.degree],
+        "staff_alma_mater": [(f.staff[s][0], f.alma_mater[s]) for s in named if s in f.alma_mater],
+        "subject_prerequisite": [(f.course[c][0], f.prerequisite[c]) for c in sorted(f.course) if c in f.prerequisite],
+        "faculty_of_department": [(f.dept_label[d], faculty[f.dept_faculty[d]]) for d in sorted(f.dept_label)
+                                  if f.dept_faculty.get(d) in faculty],
+        "staff_of_interest": [(v, f.staff[next(iter(h))][0]) for v, h in sorted(f.interest.items())
+                              if len(h) == 1 and next(iter(h)) in f.staff],
+    }
+    titles: dict[str, list[str]] = defaultdict(list)
+    for c in sorted(f.course):
+        titles[f.course[c][1].strip().lower()].append(c)
+    pools["subject_code"] = [(f.course[cs[0]][1], f.course[cs[0]][0]) for cs in titles.values()
+                             if len(cs) == 1 and len(f.course[cs[0]][1]) > 8]
+    depts_of: dict[str, int] = defaultdict(int)
+    for d, fac in f.dept_faculty.items():
+        if d in f.dept_label:
+            depts_of[fac] += 1
+    pools["faculty_department_count"] = [(faculty[x], str(n)) for x, n in sorted(depts_of.items()) if x in faculty]
+    for kind, pool in pools.items():
+        for wording in wordings.get(kind, {}):
+            for anchor, gold in rng.sample(pool, min(per_wording, len(pool))):
+                add(kind, wording, anchor, gold)
     return out
 
 

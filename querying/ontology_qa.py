@@ -41,6 +41,7 @@ RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 LABELS_CACHE = "ontology-labels.json"
 VALUES_CACHE = "ontology-values.json"
 LINKS_CACHE = "ontology-links.json"
+VALUE_SAMPLE = 200  # values per datatype property read to see whether they name other instances
 SHOWN = 50  # answers written out in an answer's text; all of them are in its evidence rows
 
 
@@ -54,6 +55,7 @@ class OntologyContext:
     index: LabelIndex
     values: ValueIndex
     links: dict[str, set[tuple[str, str, str]]]  # class → (object property, "out" | "in", class) in the data
+    value_classes: dict[str, str]                # datatype property → the class its values name (codes of others)
 
 
 # One context per layer object (a session's), rebuilt when the store changes.
@@ -127,11 +129,11 @@ class OntologyAnswerer:
             if values is None:
                 values = ValueIndex.from_select(layer.select_trusted, vocab, fingerprint=fp)
                 values.save(self.cache_dir / VALUES_CACHE)
-            links = _load_links(self.cache_dir / LINKS_CACHE, fp)
-            if links is None:
-                links = class_links(layer.select_trusted)
-                _save_links(self.cache_dir / LINKS_CACHE, fp, links)
-            ctx = OntologyContext(vocab, index, values, links)
+            cached = _load_links(self.cache_dir / LINKS_CACHE, fp)
+            if cached is None:
+                cached = class_links(layer.select_trusted), value_classes(layer.select_trusted, vocab, index)
+                _save_links(self.cache_dir / LINKS_CACHE, fp, *cached)
+            ctx = OntologyContext(vocab, index, values, *cached)
             _contexts[layer] = ctx
         return ctx
 
@@ -164,7 +166,7 @@ class OntologyAnswerer:
         if mode == "plan":
             with tracer.step("ontology.plan", "ontology", options=len(options or [])) as rec:
                 planner = ReadingPlanner(ctx.vocab, ctx.index, ctx.values, self.embedder, self.llm,
-                                         margin=self.margin())
+                                         margin=self.margin(), value_classes=ctx.value_classes)
                 failed = None
                 try:
                     draft = planner.draft(question, options, run=lambda p: self.select(self.compile(p, ctx)),
@@ -225,22 +227,46 @@ def class_links(select) -> dict[str, set[tuple[str, str, str]]]:
     return out
 
 
-def _save_links(path: Path, fingerprint: str, links: dict[str, set[tuple[str, str, str]]]) -> None:
+def value_classes(select, vocab: Vocab, index: LabelIndex, sample: int = VALUE_SAMPLE) -> dict[str, str]:
+    """Datatype properties whose values are the names or codes of *other* instances (a prerequisite
+    stored as a subject code): property IRI → the class most of those instances are of, where at least
+    half of a sample of its values name one (a code or label of the subject itself does not count)."""
+    out: dict[str, str] = {}
+    for p in vocab.properties:
+        if p.kind != "datatype":
+            continue
+        rows = [r for r in select(f"SELECT ?s ?v WHERE {{ ?s <{p.iri}> ?v FILTER(isLiteral(?v)) }} LIMIT {sample}")
+                if r.get("v", "").strip()]
+        votes: dict[str, int] = {}
+        for r in rows:
+            links = index.link(r["v"], fuzzy=False)
+            if links and all(lk.iri != r["s"] for lk in links):
+                for c in {c for lk in links for c in lk.classes if c in vocab.by_iri}:
+                    votes[c] = votes.get(c, 0) + 1
+        best = max(votes.items(), key=lambda kv: (kv[1], kv[0]), default=None)
+        if rows and best is not None and best[1] * 2 >= len(rows):
+            out[p.iri] = best[0]
+    return out
+
+
+def _save_links(path: Path, fingerprint: str, links: dict[str, set[tuple[str, str, str]]],
+                by_value: dict[str, str]) -> None:
     from pyramid.workspace import atomic_write_json
 
-    atomic_write_json(path, {"fingerprint": fingerprint, "links": {c: sorted(v) for c, v in links.items()}})
+    atomic_write_json(path, {"format": 2, "fingerprint": fingerprint, "value_classes": by_value,
+                             "links": {c: sorted(v) for c, v in links.items()}})
 
 
-def _load_links(path: Path, fingerprint: str) -> dict[str, set[tuple[str, str, str]]] | None:
+def _load_links(path: Path, fingerprint: str) -> tuple[dict[str, set[tuple[str, str, str]]], dict[str, str]] | None:
     import json
 
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if data.get("fingerprint") != fingerprint:
+    if data.get("format") != 2 or data.get("fingerprint") != fingerprint:
         return None
-    return {c: {tuple(x) for x in v} for c, v in data["links"].items()}  # type: ignore[misc]
+    return {c: {tuple(x) for x in v} for c, v in data["links"].items()}, data["value_classes"]  # type: ignore[misc]
 
 
 def answer_ontology(session: Session, question: str, *, options: list[str] | None = None,

@@ -138,6 +138,7 @@ class Reading:
     # the same reading under each name of its answer class ("which course …", "which subject …"):
     # scored by the nearest, as one name of a class in brackets reads less like either
     variants: tuple[tuple[str, str], ...] = ()   # (text, asks)
+    value_class: str | None = None         # attribute: the class whose instances its values name, if any
 
     def spelled(self) -> str:
         """The reading with its anchors written out (for the trace and the model's choice)."""
@@ -189,9 +190,11 @@ def property_words(p: Term) -> str:
 # ------------------------------------------------------------------ the planner
 class ReadingPlanner:
     def __init__(self, vocab: Vocab, index: LabelIndex, values: ValueIndex, embedder: Embedder,
-                 llm: LLM | None = None, *, margin: float = 0.02) -> None:
+                 llm: LLM | None = None, *, margin: float = 0.02, value_classes: dict[str, str] | None = None) -> None:
         self.vocab, self.index, self.values, self.embedder, self.llm = vocab, index, values, embedder, llm
         self.margin = margin
+        # datatype property IRI → the class whose instances its values name (prerequisites stored as codes)
+        self.value_classes = value_classes or {}
         self._uses: Uses | None = None
         self._class_words = {c.iri: class_words(vocab, c) for c in vocab.classes}
         self._class_names = {c.iri: class_names(vocab, c) for c in vocab.classes}
@@ -383,8 +386,9 @@ class ReadingPlanner:
                 if near is not None and p.iri not in near.attributes:
                     continue
                 plan = QueryPlan(target=cls.name, candidates=list(a.iris)[:50], returns=[p.name])
-                out.append(Reading("attribute", plan, f"what is the {property_words(p)} of X?", (a,), 1, None,
-                                   asks=f"what {property_words(p)}?", prop=property_words(p)))
+                text, asks = _attribute_words(property_words(p))
+                out.append(Reading("attribute", plan, text, (a,), 1, None, asks=asks, prop=property_words(p),
+                                   value_class=self.value_classes.get(p.iri)))
         return out
 
     def _members(self, cls: Term, constraints: list[Constraint], clause: str, steps: int, anchors: tuple[Anchor, ...],
@@ -545,6 +549,8 @@ class ReadingPlanner:
             named = [self._names(c, words) for c in ((r.answer_class,) if r.answer_class else ()) + r.mids]
             if r.prop:
                 named.append(set(self._forms(r.prop)) - {"has"} <= words)
+            if r.value_class:  # values that are other instances' codes: "which subject must come first?"
+                named.append(any(set(self._forms(n)) <= words for n in self._class_names[r.value_class]))
             if any(named):
                 r.evidence["named"] = float(sum(named))
                 r.score += NAMED * sum(named)
@@ -647,6 +653,19 @@ class ReadingPlanner:
 
 # ------------------------------------------------------------------ helpers
 _AUXILIARIES = {"is", "are", "was", "were", "be", "being", "been", "has", "have", "had"}
+_PREPOSITIONS = {"about", "at", "by", "for", "from", "in", "into", "of", "on", "to", "with", "within"}
+
+
+def _attribute_words(words: str) -> tuple[str, str]:
+    """An attribute reading in words, and what it answers with. A property named by a verb phrase
+    is read as one ("obtained degree": "X obtained what degree?"; "graduated from": "X graduated from
+    what?"), not as a noun ("what is the graduated from of X?", which reads like neither)."""
+    verb, _, rest = words.partition(" ")
+    if rest and verb.endswith("ed") and verb not in _AUXILIARIES:
+        if rest.split()[0] in _PREPOSITIONS:
+            return f"X {words} what?", f"{words} what?"
+        return f"X {verb} what {rest}?", f"what {rest}?"
+    return f"what is the {words} of X?", f"what {words}?"
 _TITLE_BEFORE = re.compile(r"(?:\b(\w+)\.?\s+)$")
 
 

@@ -106,3 +106,13 @@ def test_a_lone_surname_is_a_name_after_a_title():
     assert [(m.text, iris(m.links)) for m in people.mentions("Which unit is Dr Okonkwo attached to?")] == \
         [("Okonkwo", {"p1"})]
     assert people.mentions("Which unit is Okonkwo attached to?") == []  # a lone capitalised word is not
+
+
+def test_a_lone_word_in_cjk_letters_is_a_name():
+    """A name written in its own script is one \\w+ run and no English word: it is looked up whole,
+    where a lone lower-case English word never is."""
+    people = LabelIndex.from_rows([(EX + "p1", "陳美玲教授"), (EX + "p2", "Marit Halvorsen")],
+                                  [(EX + "p1", EX + "STAFF"), (EX + "p2", EX + "STAFF")])
+    assert [(m.text, iris(m.links)) for m in people.mentions("Which courses does 陳美玲教授 teach?")] == \
+        [("陳美玲教授", {"p1"})]
+    assert people.mentions("Which courses does 王小明 teach?") == []  # a CJK word that is no label

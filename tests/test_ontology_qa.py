@@ -16,6 +16,7 @@ from pyramid.errors import QueryRefused
 from pyramid.llm.scripted import ScriptedProvider, Seq
 from pyramid.session import Session
 from pyramid.workspace import Workspace
+from querying import ontology_qa
 from querying.ontology_qa import answer_ontology, context
 
 EX = "http://example.org/"
@@ -300,6 +301,41 @@ def test_context_follows_store_changes(polyu_ws, embedder):
     assert first.index.fingerprint == s.ontology.store.generation == first.values.fingerprint
 
 
+def test_values_that_are_other_subjects_codes_answer_which_subject(polyu_ws, embedder):
+    """has_pre_requisite is a datatype property whose values are course codes ("BRE217"): the context
+    finds that from the data (no other property's values name other instances), and a question asking
+    "which subject/course" may be answered by it (gold read off polyu_onto.ttl: bre415 → BRE206)."""
+    s = session(polyu_ws, embedder)
+    assert context(s).value_classes == {EX + "has_pre_requisite": EX + "COURSE"}
+    for question in ("Before enrolling in BRE415, which course has to be completed?",
+                     "Which subject is required ahead of BRE415?"):
+        ans = answer_ontology(s, question)
+        assert ans.layer == "ontology" and "BRE206" in ans.text, (question, ans.text, ans.trace[1].input)
+
+
+@pytest.mark.parametrize("question,expected,not_expected", [
+    ("What qualification has Alan Kan earned?", "Master of Design", "University of Technology"),
+    ("What academic degree does Aimee Lin have?", "BA in Accounting", "Polytechnic"),
+    ("From which university did Ada Lo graduate?", "Oklahoma State University", "Bachelor"),
+])
+def test_a_property_named_by_a_verb_phrase_is_read_as_one(polyu_ws, embedder, question, expected, not_expected):
+    """obtained_degree and graduated_from are read "X obtained what degree?" / "X graduated from
+    what?": a question about a qualification is the degree, one about a university the institution
+    (values read off polyu_onto.ttl by hand)."""
+    ans = answer_ontology(session(polyu_ws, embedder), question)
+    assert ans.layer == "ontology" and expected in ans.text and not_expected not in ans.text, \
+        (ans.text, ans.trace[1].input)
+
+
+def test_attribute_readings_in_words():
+    from querying.readings import _attribute_words
+
+    assert _attribute_words("obtained degree") == ("X obtained what degree?", "what degree?")
+    assert _attribute_words("graduated from") == ("X graduated from what?", "graduated from what?")
+    assert _attribute_words("credit value") == ("what is the credit value of X?", "what credit value?")
+    assert _attribute_words("need") == ("what is the need of X?", "what need?")  # one word: a noun
+
+
 def test_a_new_process_reads_the_context_from_the_workspace(polyu_ws, embedder, monkeypatch):
     context(session(polyu_ws, embedder))  # written to WS/cache by the first use
     from pyramid.ontology.labels import LabelIndex
@@ -310,6 +346,8 @@ def test_a_new_process_reads_the_context_from_the_workspace(polyu_ws, embedder, 
 
     monkeypatch.setattr(LabelIndex, "from_select", classmethod(rebuilt))
     monkeypatch.setattr(ValueIndex, "from_select", classmethod(rebuilt))
+    monkeypatch.setattr(ontology_qa, "class_links", rebuilt)
+    monkeypatch.setattr(ontology_qa, "value_classes", rebuilt)
     fresh = session(polyu_ws, embedder)  # a new layer object: nothing in memory
     assert len(context(fresh).index) > 3000
 

@@ -395,6 +395,7 @@ def test_negative_or_zero_counts_are_refused(workspace, tmp_path, monkeypatch, c
 @pytest.mark.parametrize("args, message", [
     (["--wordings", "mine"], "--wordings takes one of ours, held, fresh"),
     (["--kind", "open", "--wordings", "held"], "--wordings held has no open questions"),
+    (["--wordings", "kinds"], "--wordings kinds has no MCQ/MAQ questions"),
 ])
 def test_make_questions_names_a_wording_set_it_does_not_have(tmp_path, monkeypatch, capsys, args, message):
     monkeypatch.chdir(tmp_path)  # refused before any workspace is made

@@ -21,3 +21,20 @@ def test_a_value_cut_at_its_conjunction_is_found_without_it():
     index = ValueIndex.from_select(select, vocab)
     [m] = index.matches("Who works on coral reef ecology?")
     assert (m.text, m.exact, m.stored) == ("coral reef ecology", True, ("and coral reef ecology",))
+
+
+def test_a_word_inside_a_long_text_is_not_a_value_the_question_names():
+    """A word found only inside a sentence-long literal (a note stored where a code was expected) is
+    not a value; inside a short value it is ("reef" in "coral reef ecology")."""
+    vocab = Vocab.from_terms([(EX + "Course", "class", "", "", (), ()),
+                              (EX + "requires", "datatype", "", "", (EX + "Course",), ()),
+                              (EX + "topic", "datatype", "", "", (EX + "Course",), ())])
+    rows = {"learners who previously passed the foundation module are exempted from it": 1,
+            "coral reef ecology": 3}
+
+    def select(query: str):
+        return [{"v": v, "n": str(n)} for v, n in rows.items()]
+
+    index = ValueIndex.from_select(select, vocab)
+    assert index.matches("Which module must be passed before BIO3001?") == []
+    assert {m.text for m in index.matches("Who teaches reef ecology?")} == {"reef ecology"}

@@ -46,6 +46,7 @@ from pyramid.normalise import (
     TITLES,
     cjk_words,
     codes_in,
+    is_cjk,
     name_words,
     strip_title_words,
     without_cjk_rendering,
@@ -367,9 +368,12 @@ class LabelIndex:
                 if n == 1:
                     if words[0] in TITLES:
                         continue
-                    # a lone word is a name when it is a code, an acronym, or follows a title ("Prof. Yim")
+                    # a lone word is a name when it is a code, an acronym, follows a title ("Prof. Yim") or
+                    # is written in CJK letters (a name in its own script: "杨冬博士")
                     titled = a > 0 and tokens[a - 1][2] in TITLES and span[:1].isupper()
-                    links = self.link(span, fuzzy=False) if (codes_in(span) or span.isupper() or titled) else []
+                    script = all(is_cjk(ch) for ch in span)
+                    links = self.link(span, fuzzy=False) if (codes_in(span) or span.isupper() or titled or script) \
+                        else []
                     links = [lk for lk in links if lk.tier in ("code", "acronym", "exact") or
                              (titled and lk.tier == "folded")]
                 else:

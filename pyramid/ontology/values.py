@@ -139,7 +139,9 @@ class ValueIndex:
         phrase = f" {' '.join(words)} "
         out: dict[str, int] = {}
         for key in keys:
-            if phrase in f" {key} ":
+            # a value longer than any span a question names whole is a text, and its words are not its
+            # name ("taken" in "students who had previously taken the subject … are excluded")
+            if phrase in f" {key} " and len(key.split()) <= MAX_SPAN:
                 for prop, n in self.values[key].items():
                     out[prop] = out.get(prop, 0) + n
         return out
