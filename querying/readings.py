@@ -283,7 +283,30 @@ class ReadingPlanner:
             for v in vs:  # a value held by two properties is two anchors
                 if self.vocab.get(v.prop):
                     out.append(Anchor(((start, end),), v.text, prop=v.prop, exact=v.exact, stored=v.stored))
+        out += self._numbers(question, [s for a in out for s in a.spans])
         return sorted(out, key=lambda a: a.spans[0])
+
+    def _numbers(self, question: str, taken: list[tuple[int, int]]) -> list[Anchor]:
+        """A number beside a word of a datatype property's name is that property's value ("level 4",
+        "3 credits", "worth 3 credits"): the value index leaves numbers out, as a number alone could be
+        any property's. The property's words that are also its class's names ("subject" of subject
+        level) do not count: "the 3 subjects" names no level."""
+        out = []
+        words = [(m.start(), m.end(), self._forms(m.group())[0]) for m in re.finditer(r"[^\W\d_]+", question)]
+        for m in _NUMBER_TOKEN.finditer(question):
+            if any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            before = [w for s, e, w in words if e <= m.start()][-1:]
+            after = [w for s, e, w in words if s >= m.end()][:1]
+            beside = set(before + after)
+            for p in self.vocab.properties:
+                if p.kind != "datatype" or not p.domains:
+                    continue
+                own = {w for d in p.domains if d in self._class_names
+                       for n in self._class_names[d] for w in self._forms(n)}
+                if (set(self._forms(property_words(p))) - own - STOPWORDS) & beside:
+                    out.append(Anchor(((m.start(), m.end()),), m.group(), prop=p.name, stored=(m.group(),)))
+        return out
 
     def _schemaish(self, texts: list[str]) -> list[bool]:
         """Spans that name a term of the schema rather than a stored value: the words of a class or a
@@ -653,6 +676,7 @@ class ReadingPlanner:
 
 # ------------------------------------------------------------------ helpers
 _AUXILIARIES = {"is", "are", "was", "were", "be", "being", "been", "has", "have", "had"}
+_NUMBER_TOKEN = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]*\d)")
 _PREPOSITIONS = {"about", "at", "by", "for", "from", "in", "into", "of", "on", "to", "with", "within"}
 
 
@@ -726,7 +750,8 @@ def _key(*steps: Step) -> tuple[tuple[str, bool], ...]:
 def _strength(a: Anchor) -> float:
     if not a.is_value:
         return 1.0
-    return 0.8 if a.exact and len(a.text.split()) > 1 else 0.15
+    # a number is an anchor only beside its property's word ("level 4"): as plain as a phrase
+    return 0.8 if a.exact and (len(a.text.split()) > 1 or _NUMBER_TOKEN.fullmatch(a.text)) else 0.15
 
 
 def _overlap(a: Anchor, b: Anchor) -> bool:

@@ -336,6 +336,28 @@ def test_attribute_readings_in_words():
     assert _attribute_words("need") == ("what is the need of X?", "what need?")  # one word: a noun
 
 
+def test_a_number_beside_its_property_word_is_that_property_value(polyu_ws, embedder):
+    """"level 4", "2 credits": a number next to a word of a datatype property's name constrains that
+    property (gold by fixed SPARQL here, not by the planner)."""
+    s = session(polyu_ws, embedder)
+
+    def count(body: str) -> int:
+        return int(next(iter(s.ontology.select_trusted(f"SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE {{ {body} }}")))["n"])
+
+    level4 = count(f"?c <{EX}offered_by> <{EX}COMP> ; <{EX}has_subject_level> ?l FILTER(STR(?l) = \"4\")")
+    every = count(f"?c <{EX}offered_by> <{EX}COMP>")
+    assert 0 < level4 < every
+    ans = answer_ontology(s, "How many subjects at level 4 does the Department of Computing run?")
+    assert ans.layer == "ontology" and str(level4) in ans.text and str(every) not in ans.text, ans.text
+    two = count(f"?c <{EX}offered_by> <{EX}AMA> ; <{EX}has_credit_value> ?v FILTER(STR(?v) = \"2\")")
+    ans = answer_ontology(s, "Which Department of Applied Mathematics subjects carry 2 credits?")
+    assert ans.layer == "ontology" and "has_credit_value" in ans.evidence[0].query
+    assert len({r["x"] for r in ans.evidence[0].rows}) == two
+    # a number beside a class word names no value: "the 3 subjects" is not level 3
+    plain = answer_ontology(s, "Which of the 3 subjects below does the Department of Computing offer?")
+    assert "has_subject_level" not in plain.evidence[0].query
+
+
 def test_a_new_process_reads_the_context_from_the_workspace(polyu_ws, embedder, monkeypatch):
     context(session(polyu_ws, embedder))  # written to WS/cache by the first use
     from pyramid.ontology.labels import LabelIndex
