@@ -40,7 +40,7 @@ from pyramid.ontology.values import ValueIndex, ValueMatch
 from pyramid.ontology.vocab import Term, Vocab, word_forms
 from pyramid.prompts import load_prompt
 from querying.options import Value, is_none_option, select_options
-from querying.sparql_plan import Constraint, QueryPlan, Step
+from querying.sparql_plan import Constraint, QueryPlan, Rank, Step
 
 # Scoring weights, on the scale of a cosine; every one is a measured choice (`polyrag bench acadchall`)
 ASKS = 0.5                # × the cosine of the question with what the reading answers with, alone
@@ -48,6 +48,11 @@ STEP_COST = 0.03          # per property step beyond the first
 QUANTITY = re.compile(r"\b(how\s+many|how\s+much|number\s+of|count|counts|counting|total|amount\s+of|tally)\b",
                       re.IGNORECASE)
 COUNT_BONUS = 0.1         # a counting reading of a question that asks for a number
+# the superlatives of quantity (English's closed set): "the most departments", "the fewest staff"
+SUPERLATIVE = re.compile(r"\b(most|fewest|least|(?:largest|greatest|highest|biggest|smallest|lowest)\s+number\s+of)\b",
+                         re.IGNORECASE)
+FEWEST = re.compile(r"fewest|least|(?:smallest|lowest)\s+number\s+of", re.IGNORECASE)
+RANK_BONUS = 0.25         # a ranking reading (made only for such a question) over the plain readings
 COUNTED_WORDS = 2         # "how many staff members …": the noun after the cue names what is counted
 WHO = re.compile(r"\b(who|whom)\b", re.IGNORECASE)  # English asks for a person or a body with these
 WHERE = re.compile(r"\bwhere\b", re.IGNORECASE)     # …and for a place or a body with this
@@ -211,10 +216,11 @@ class ReadingPlanner:
         anchors = self.anchors(question)
         d.decisions["anchors"] = "; ".join(f"{a.text!r} → {a.prop or ','.join(self._short(c) for c in a.classes)}"
                                            for a in anchors) or "none"
-        if not anchors:
+        readings = self.enumerate(anchors)
+        readings += self.rankings(question, anchors, readings)
+        if not anchors and not readings:
             d.reason = "nothing in the question links to the ontology"
             return d
-        readings = self.enumerate(anchors)
         if not readings:
             d.reason = "no path of the schema joins what the question names"
             return d
@@ -264,7 +270,8 @@ class ReadingPlanner:
         named = {s for a in out for s in a.spans}
         words = self._words_outside(question, out)
         by_span: dict[tuple[int, int], list[ValueMatch]] = {}
-        for v in self.values.matches(question, skip=self._class_spans(question)):
+        cues = [m.span() for m in SUPERLATIVE.finditer(question)]  # "the largest number of": no value
+        for v in self.values.matches(question, skip=self._class_spans(question) + cues):
             inside = [(s, e) for s, e in named if v.start < e and s < v.end]
             # A value beside the names; a longer value around a name ("geospatial computer vision"
             # around a course "Computer Vision"); or a whole name that is also a value when the
@@ -381,6 +388,67 @@ class ReadingPlanner:
                                 r1.plan.target == r2.plan.target and r1.plan.count == r2.plan.count:
                             out.append(self._both(r1, r2))
         return out
+
+    def rankings(self, question: str, anchors: list[Anchor], readings: list[Reading]) -> list[Reading]:
+        """"Which faculty has the most departments?": when a superlative of quantity is followed by a
+        class's name, a reading per class that reaches it by a path of one or two steps, its instances
+        ranked by how many they reach — alone, and within each plain reading of that class that keeps
+        the question's anchors ("which department of faculty X has the most staff?")."""
+        masked = self.masked(question, [a for a in anchors if not a.is_value])
+        cue = SUPERLATIVE.search(masked)
+        words = _counted(masked, SUPERLATIVE) if cue else ""
+        counted = self._class_named_by(words)
+        attribute = self._attribute_named_by(words) if counted is None else None
+        if cue is None or counted is None and attribute is None:
+            return []
+        order: Literal["most", "fewest"] = "fewest" if FEWEST.fullmatch(cue.group(1)) else "most"
+        if attribute is not None:  # "the most research interests": values of the property, counted
+            c_words = property_words(attribute)
+            paths = {(c.iri, _key(Step(property=attribute.name))): (f"{{T}} has {order} {c_words}", 1.0, ())
+                     for c in self.vocab.classes if attribute.domains and self.vocab.fit(c.iri, attribute.domains) == 1.0}
+        else:
+            c_words = self._class_names[counted][0]
+            paths = self._schema_paths(Anchor((), c_words, classes=(counted,)))
+        out = []
+        for (target, key), (text, fit, mids) in paths.items():
+            if target == counted or fit < 1.0:
+                continue
+            cls = self.vocab.by_iri[target]
+            rank = Rank(path=[Step(property=p, inverse=inv) for p, inv in key],
+                        counted=self.vocab.by_iri[counted].name if counted else None, order=order)
+            clause = text.replace("X", f"{order} {c_words}")
+            lead = f"which {self._class_words[target]}"
+            within = [r for r in readings if r.kind == "members" and r.answer_class == target and not r.plan.count
+                      and r.plan.rank is None and min(map(_strength, r.anchors), default=0) >= 0.5]
+            for base in [None, *within]:
+                plan = QueryPlan(target=cls.name, rank=rank,
+                                 constraints=base.plan.constraints if base is not None else [])
+                words = clause.replace("{T}", lead) + ("" if base is None else " and " + base.spelled().rstrip("?"))
+                r = Reading("members", plan, words + "?", base.anchors if base is not None else (),
+                            len(key), target, clause=clause, asks=f"{lead}?", mids=mids)
+                r.evidence["fit"] = 1.0
+                out.append(r)
+        return out
+
+    def _attribute_named_by(self, words: str) -> Term | None:
+        """The datatype property these few words name ("research interests"), by its name's words."""
+        forms = set(self._forms(words))
+        named = [p for p in self.vocab.properties if p.kind == "datatype" and p.domains
+                 and (own := set(self._forms(property_words(p))) - STOPWORDS) and own <= forms]
+        return max(named, key=lambda p: len(p.words), default=None)
+
+    def _class_named_by(self, words: str) -> str | None:
+        """The class these few words name ("departments", "staff members"), by its names or nearly."""
+        if not words:
+            return None
+        forms = set(self._forms(words))
+        for c in self.vocab.classes:
+            if any(set(self._forms(n)) <= forms for n in self._class_names[c.iri]):
+                return c.iri
+        names = [(c.iri, n) for c in self.vocab.classes for n in self._class_names[c.iri]]
+        sims = self._embed([n for _, n in names]) @ self._embed([words])[0]
+        best = int(np.argmax(sims))
+        return names[best][0] if sims[best] >= SCHEMA_WORD else None
 
     def _readings_of(self, a: Anchor) -> list[Reading]:
         out: list[Reading] = []
@@ -546,8 +614,10 @@ class ReadingPlanner:
         # words (how many, number of, count …; who, whom): grammar, not a wording of any question set.
         # Embedding probes for the same distinctions separated the questions less well (measured).
         named = [a for a in {a.spans: a for r in readings for a in r.anchors}.values() if not a.is_value]
-        quantity = bool(QUANTITY.search(self.masked(question, named)))  # not inside a name ("Count Basie")
-        counted = _counted(self.masked(question, named)) if quantity else ""
+        # not inside a name ("Count Basie"), nor a superlative's ("the largest number of staff" ranks)
+        plain = SUPERLATIVE.sub(" ", self.masked(question, named))
+        quantity = bool(QUANTITY.search(plain))
+        counted = _counted(plain) if quantity else ""
         cv = self._embed([counted])[0] if counted else None
         someone = bool(WHO.search(self.masked(question, named)))
         place = bool(WHERE.search(self.masked(question, named)))
@@ -585,6 +655,9 @@ class ReadingPlanner:
                 # ("where did X obtain a degree" names obtained_degree) or the property is a place's
                 r.evidence["where"] = 1.0
                 r.score -= PLACE
+            if r.plan.rank is not None:  # only made for a question with a superlative of quantity
+                r.evidence["rank"] = 1.0
+                r.score += RANK_BONUS
             if r.plan.count:  # a count only for a question that asks for a number
                 r.evidence["quantity"] = float(quantity)
                 r.score += COUNT_BONUS if quantity else -EMPTY
@@ -725,11 +798,11 @@ def _merge_adjacent(anchors: list[Anchor], question: str) -> list[Anchor]:
 _BEFORE_COUNTED = frozenset({"all", "any", "total", "number", "count", "amount", "up", "out", "together"})
 
 
-def _counted(question: str) -> str:
+def _counted(question: str, cue: re.Pattern = QUANTITY) -> str:
     """The words after the last quantity cue that has any ("number of staff members across …" →
     'staff members'): determiners skipped, up to COUNTED_WORDS words, stopping at a function word,
     a placeholder or punctuation. Empty when nothing follows the cue."""
-    for m in reversed(list(QUANTITY.finditer(question))):
+    for m in reversed(list(cue.finditer(question))):
         words: list[str] = []
         for w in re.findall(r"[\w'-]+|[^\w\s]", question[m.end():]):
             lw = w.lower()

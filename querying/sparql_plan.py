@@ -45,6 +45,14 @@ class Constraint(BaseModel):
                               description="IRIs (op eq on an object property path) or literal values")
 
 
+class Rank(BaseModel):
+    """Order the answers by how many things each reaches along `path` and keep the first ("which
+    faculty has the most departments?"); things reached by none are not ranked."""
+    path: list[Step] = Field(min_length=1, max_length=MAX_PATH)
+    counted: str | None = Field(None, description="the class of what is counted at the path's end (short name)")
+    order: Literal["most", "fewest"] = "most"
+
+
 class QueryPlan(BaseModel):
     target: str = Field(description="the class of what the question asks for (short name)")
     constraints: list[Constraint] = Field(default_factory=list, max_length=6)
@@ -52,6 +60,7 @@ class QueryPlan(BaseModel):
     candidates: list[str] = Field(default_factory=list, max_length=MAX_CANDIDATES,
                                   description="restrict the answer to these IRIs (e.g. the MCQ options)")
     count: bool = False
+    rank: Rank | None = None
 
 
 class PlanError(InputError):
@@ -94,6 +103,18 @@ def check_plan(plan: QueryPlan, vocab: Vocab) -> list[str]:
         p = vocab.get(name)
         if p is None or p.kind != "datatype":
             problems.append(unknown("datatype property", name, "datatype"))
+    if plan.rank is not None:
+        for step in plan.rank.path:
+            p = vocab.get(step.property)
+            if p is None or p.kind == "class":
+                problems.append(unknown("property", step.property, ("object", "datatype")))
+            elif p.kind == "datatype" and (step.inverse or step is not plan.rank.path[-1]):
+                problems.append(f"rank: datatype property {p.name!r} can only end its path, forwards")
+        c = vocab.get(plan.rank.counted) if plan.rank.counted else None
+        if plan.rank.counted and (c is None or c.kind != "class"):
+            problems.append(unknown("class", plan.rank.counted, "class"))
+        if plan.count:
+            problems.append("a plan counts or ranks, not both")
     problems += [f"candidate is not an IRI: {v!r}" for v in plan.candidates if not _IRI.match(v)]
     return problems
 
@@ -136,10 +157,24 @@ def compile_plan(plan: QueryPlan, vocab: Vocab, *, limit: int | None = None) -> 
     returns = [f"?r{i}" for i in range(len(plan.returns))]
     for var, name in zip(returns, plan.returns):
         lines.append(f"OPTIONAL {{ ?x {_node(name, vocab)} {var} }}")
+    lines_label = f"OPTIONAL {{ ?x <{RDFS_LABEL}> ?x_label }}"
+    if plan.rank is not None:
+        here = "?x"
+        for j, step in enumerate(plan.rank.path):
+            nxt = f"?k{j}"
+            p = _node(step.property, vocab)
+            lines.append(f"{nxt} {p} {here} ." if step.inverse else f"{here} {p} {nxt} .")
+            here = nxt
+        if plan.rank.counted:
+            lines.append(f"{here} a {_node(plan.rank.counted, vocab)} .")
+        body = "\n  ".join([*lines, lines_label])
+        order = "DESC" if plan.rank.order == "most" else "ASC"
+        tail = f"\nLIMIT {int(limit)}" if limit else ""
+        return (f"SELECT ?x ?x_label (COUNT(DISTINCT {here}) AS ?n) WHERE {{\n  {body}\n}}\n"
+                f"GROUP BY ?x ?x_label\nORDER BY {order}(?n) ?x{tail}")
     body = "\n  ".join(lines)
     if plan.count:
         return f"SELECT (COUNT(DISTINCT ?x) AS ?count) WHERE {{\n  {body}\n}}"
-    lines_label = f"OPTIONAL {{ ?x <{RDFS_LABEL}> ?x_label }}"
     head = " ".join(["?x", "?x_label", *returns])
     tail = f"\nLIMIT {int(limit)}" if limit else ""
     return f"SELECT DISTINCT {head} WHERE {{\n  {body}\n  {lines_label}\n}}{tail}"

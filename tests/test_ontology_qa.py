@@ -20,6 +20,7 @@ from querying import ontology_qa
 from querying.ontology_qa import answer_ontology, context
 
 EX = "http://example.org/"
+LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 
 
 @pytest.fixture(scope="module")
@@ -356,6 +357,35 @@ def test_a_number_beside_its_property_word_is_that_property_value(polyu_ws, embe
     # a number beside a class word names no value: "the 3 subjects" is not level 3
     plain = answer_ontology(s, "Which of the 3 subjects below does the Department of Computing offer?")
     assert "has_subject_level" not in plain.evidence[0].query
+
+
+def test_superlatives_of_quantity_rank_what_the_question_asks_for(polyu_ws, embedder):
+    """"the most …", "the fewest …", "the largest number of …" followed by a class's (or an
+    attribute's) name rank the asked class by how many each reaches; ties are all answered. Gold by
+    fixed SPARQL here, not by the planner."""
+    s = session(polyu_ws, embedder)
+
+    def top(query: str, fewest: bool = False) -> tuple[set[str], str]:
+        rows = list(s.ontology.select_trusted(query))
+        counts = {r["l"]: int(r["n"]) for r in rows}
+        best = (min if fewest else max)(counts.values())
+        return {label for label, n in counts.items() if n == best}, str(best)
+
+    faculties, n = top(f"SELECT ?l (COUNT(DISTINCT ?d) AS ?n) WHERE {{ ?d <{EX}belongs_to> ?f . ?d a <{EX}DEPARTMENT> . "
+                       f"?f a <{EX}FACULTY> ; <{LABEL}> ?l }} GROUP BY ?l")
+    ans = answer_ontology(s, "Which faculty is home to the most departments?")
+    assert ans.layer == "ontology" and all(f in ans.text for f in faculties) and f": {n}" in ans.text, ans.text
+    depts, n = top(f"SELECT ?l (COUNT(DISTINCT ?c) AS ?n) WHERE {{ ?c <{EX}offered_by> ?d ; a <{EX}COURSE> . "
+                   f"?d a <{EX}DEPARTMENT> ; <{LABEL}> ?l }} GROUP BY ?l", fewest=True)
+    ans = answer_ontology(s, "Which department runs the fewest subjects?")
+    assert ans.layer == "ontology" and all(d in ans.text for d in depts) and f": {n}" in ans.text, ans.text
+    people, n = top(f"SELECT ?l (COUNT(DISTINCT ?v) AS ?n) WHERE {{ ?x <{EX}has_research_interest> ?v ; "
+                    f"a <{EX}STAFF> ; <{LABEL}> ?l }} GROUP BY ?l")
+    ans = answer_ontology(s, "Which academic lists the largest number of research interests?")
+    assert ans.layer == "ontology" and all(x in ans.text for x in people) and f": {n}" in ans.text, ans.text
+    # "most" that is no superlative of quantity ranks nothing
+    plain = answer_ontology(s, "What are the most recent research interests of Dr Paul WANG?")
+    assert plain.evidence and plain.evidence[0].plan["rank"] is None
 
 
 def test_a_new_process_reads_the_context_from_the_workspace(polyu_ws, embedder, monkeypatch):

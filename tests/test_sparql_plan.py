@@ -21,6 +21,7 @@ from querying.sparql_plan import (
     Constraint,
     PlanError,
     QueryPlan,
+    Rank,
     Step,
     check_plan,
     compile_plan,
@@ -75,8 +76,19 @@ plans = st.builds(QueryPlan, target=st.sampled_from(CLASSES), constraints=st.lis
                   candidates=st.lists(instance_iris, max_size=4), count=st.booleans())
 
 
+rank_paths = st.builds(lambda hops, last: hops + last,
+                       st.lists(st.builds(Step, property=st.sampled_from(OBJECTS), inverse=st.booleans()), max_size=1),
+                       st.one_of(st.builds(lambda s: [s], st.builds(Step, property=st.sampled_from(OBJECTS),
+                                                                    inverse=st.booleans())),
+                                 st.builds(lambda n: [Step(property=n)], st.sampled_from(DATATYPES))))
+ranked = st.builds(QueryPlan, target=st.sampled_from(CLASSES), constraints=st.lists(constraints(), max_size=2),
+                   candidates=st.lists(instance_iris, max_size=4),
+                   rank=st.builds(Rank, path=rank_paths, counted=st.one_of(st.none(), st.sampled_from(CLASSES)),
+                                  order=st.sampled_from(["most", "fewest"])))
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(plan=plans, limit=st.one_of(st.none(), st.integers(1, 10_000)))
+@given(plan=st.one_of(plans, ranked), limit=st.one_of(st.none(), st.integers(1, 10_000)))
 def test_every_compiled_plan_parses_and_uses_only_schema_terms(plan: QueryPlan, limit):
     query = compile_plan(plan, VOCAB, limit=limit)
     PARSER.query(query)  # raises SyntaxError if Oxigraph cannot parse it
@@ -116,6 +128,31 @@ def test_plan_semantics_on_a_small_store():
     assert labels(QueryPlan(target="COURSE", constraints=[credits])) == {"SD101"}
     count = compile_plan(QueryPlan(target="STAFF", constraints=[works_for_sd], count=True), VOCAB)
     assert next(iter(store.query(count)))["count"].value == "2"
+
+
+
+def test_a_ranked_plan_orders_by_how_many_each_reaches():
+    store = ox.Store()
+    store.load(f"""
+    @prefix ex: <{EX}> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+    ex:D1 a ex:DEPARTMENT ; rdfs:label "Optics" . ex:D2 a ex:DEPARTMENT ; rdfs:label "Acoustics" .
+    ex:D3 a ex:DEPARTMENT ; rdfs:label "Empty" .
+    ex:a a ex:STAFF ; ex:works_for ex:D1 ; ex:has_research_interest "lenses", "lasers", "fibres" .
+    ex:b a ex:STAFF ; ex:works_for ex:D1 ; ex:has_research_interest "lasers" .
+    ex:c a ex:STAFF ; ex:works_for ex:D2 .
+    """.encode(), ox.RdfFormat.TURTLE)
+
+    def ranked(plan: QueryPlan) -> list[tuple[str, str]]:
+        return [(r["x"].value.removeprefix(EX), r["n"].value) for r in store.query(compile_plan(plan, VOCAB))]
+
+    staff = [Step(property="works_for", inverse=True)]
+    assert ranked(QueryPlan(target="DEPARTMENT", rank=Rank(path=staff, counted="STAFF"))) == [("D1", "2"), ("D2", "1")]
+    assert ranked(QueryPlan(target="DEPARTMENT", rank=Rank(path=staff, order="fewest")))[0] == ("D2", "1")
+    interests = Rank(path=[Step(property="has_research_interest")])
+    assert ranked(QueryPlan(target="STAFF", rank=interests))[0] == ("a", "3")
+    assert any("counts or ranks" in p for p in check_plan(QueryPlan(target="STAFF", rank=interests, count=True), VOCAB))
+    inner = Rank(path=[Step(property="has_research_interest"), Step(property="works_for")])
+    assert any("can only end its path" in p for p in check_plan(QueryPlan(target="STAFF", rank=inner), VOCAB))
 
 
 def test_unknown_terms_are_refused_with_the_nearest_names():
