@@ -51,7 +51,8 @@ COUNT_BONUS = 0.1         # a counting reading of a question that asks for a num
 # the superlatives of quantity (English's closed set): "the most departments", "the fewest staff"
 SUPERLATIVE = re.compile(r"\b(most|fewest|least|(?:largest|greatest|highest|biggest|smallest|lowest)\s+number\s+of)\b",
                          re.IGNORECASE)
-FEWEST = re.compile(r"fewest|least|(?:smallest|lowest)\s+number\s+of", re.IGNORECASE)
+FEWEST = re.compile(r"fewest|least|fewer|less|(?:smallest|lowest)\s+number\s+of", re.IGNORECASE)
+COMPARATIVE = re.compile(r"\b(more|fewer|less)\b", re.IGNORECASE)
 RANK_BONUS = 0.25         # a ranking reading (made only for such a question) over the plain readings
 COUNTED_WORDS = 2         # "how many staff members …": the noun after the cue names what is counted
 WHO = re.compile(r"\b(who|whom)\b", re.IGNORECASE)  # English asks for a person or a body with these
@@ -395,8 +396,12 @@ class ReadingPlanner:
         ranked by how many they reach — alone, and within each plain reading of that class that keeps
         the question's anchors ("which department of faculty X has the most staff?")."""
         masked = self.masked(question, [a for a in anchors if not a.is_value])
-        cue = SUPERLATIVE.search(masked)
-        words = _counted(masked, SUPERLATIVE) if cue else ""
+        # a comparative between the instances the question names ("X or Y: which has more staff?")
+        # ranks those instances only
+        compared = SUPERLATIVE.search(masked) is None and COMPARATIVE.search(masked) is not None
+        cue_words = COMPARATIVE if compared else SUPERLATIVE
+        cue = cue_words.search(masked)
+        words = _counted(masked, cue_words) if cue else ""
         counted = self._class_named_by(words)
         attribute = self._attribute_named_by(words) if counted is None else None
         if cue is None or counted is None and attribute is None:
@@ -418,6 +423,18 @@ class ReadingPlanner:
                         counted=self.vocab.by_iri[counted].name if counted else None, order=order)
             clause = text.replace("X", f"{order} {c_words}")
             lead = f"which {self._class_words[target]}"
+            if compared:
+                among = tuple(a for a in anchors if not a.is_value and
+                              any(self.vocab.compatible(c, target) for c in a.classes))
+                if len(among) >= 2:
+                    plan = QueryPlan(target=cls.name, rank=rank, candidates=[i for a in among for i in a.iris][:50])
+                    more = "fewer" if order == "fewest" else "more"
+                    text = text.replace("X", c_words).replace("{T}", lead) + f"; which has {more} {c_words}, X or Y?"
+                    r = Reading("members", plan, text, among, len(key), target, clause=clause, asks=f"{lead}?",
+                                mids=mids)
+                    r.evidence["fit"] = 1.0
+                    out.append(r)
+                continue
             within = [r for r in readings if r.kind == "members" and r.answer_class == target and not r.plan.count
                       and r.plan.rank is None and min(map(_strength, r.anchors), default=0) >= 0.5]
             for base in [None, *within]:

@@ -116,3 +116,11 @@ def test_a_lone_word_in_cjk_letters_is_a_name():
     assert [(m.text, iris(m.links)) for m in people.mentions("Which courses does 陳美玲教授 teach?")] == \
         [("陳美玲教授", {"p1"})]
     assert people.mentions("Which courses does 王小明 teach?") == []  # a CJK word that is no label
+
+
+def test_a_conjunction_joins_two_names_it_is_no_typo_inside_one(index):
+    """"Business or the Faculty" is one letter from "Faculty of Business" to a fuzzy matcher; the
+    "or" the label lacks says it is the end of one name and the start of another."""
+    found = [(m.text, iris(m.links)) for m in index.mentions("Has the Faculty of Business or the Faculty of Science "
+                                                               "got more departments?")]
+    assert found == [("Faculty of Business", {"FB"}), ("Faculty of Science", {"FS"})], found

@@ -365,6 +365,9 @@ def test_superlatives_of_quantity_rank_what_the_question_asks_for(polyu_ws, embe
     fixed SPARQL here, not by the planner."""
     s = session(polyu_ws, embedder)
 
+    def count(body: str) -> int:
+        return int(next(iter(s.ontology.select_trusted(f"SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE {{ {body} }}")))["n"])
+
     def top(query: str, fewest: bool = False) -> tuple[set[str], str]:
         rows = list(s.ontology.select_trusted(query))
         counts = {r["l"]: int(r["n"]) for r in rows}
@@ -383,6 +386,11 @@ def test_superlatives_of_quantity_rank_what_the_question_asks_for(polyu_ws, embe
                     f"a <{EX}STAFF> ; <{LABEL}> ?l }} GROUP BY ?l")
     ans = answer_ontology(s, "Which academic lists the largest number of research interests?")
     assert ans.layer == "ontology" and all(x in ans.text for x in people) and f": {n}" in ans.text, ans.text
+    # a comparative ranks the instances the question names, and only those
+    ans = answer_ontology(s, "Between the Department of Computing and the School of Design, which employs more staff?")
+    comp, sd = (count(f"?c <{EX}works_for> <{EX}{d}> ; a <{EX}STAFF>") for d in ("COMP", "SD"))
+    winner = "Department of Computing" if comp > sd else "School of Design"
+    assert ans.layer == "ontology" and ans.text == f"{winner}: {max(comp, sd)}", ans.text
     # "most" that is no superlative of quantity ranks nothing
     plain = answer_ontology(s, "What are the most recent research interests of Dr Paul WANG?")
     assert plain.evidence and plain.evidence[0].plan["rank"] is None

@@ -60,6 +60,7 @@ LABEL_LIKE = re.compile(r"(^|[_\-])(label|name|title|code)$|^(label|name|title|c
 # a word of a question, with an apostrophe inside ("King's", "O'Brien") so that it folds as the label does
 _WORD = re.compile(r"\w+(?:['’ʼ]\w+)*", re.UNICODE)
 _SPACE = re.compile(r"\s+")
+_CONJUNCTIONS = frozenset({"and", "or", "nor", "but"})
 
 Tier = Literal["exact", "folded", "bag", "code", "acronym", "fuzzy"]
 TIERS: tuple[Tier, ...] = ("exact", "folded", "bag", "code", "acronym", "fuzzy")
@@ -387,7 +388,10 @@ class LabelIndex:
                     ids = self._keys["folded"].get(key) or self._keys["bag"].get(bag_of(roman))
                     links = self._links(ids or (), "folded", cjk=cjk, strict=True)
                     if not links and fuzzy and n >= 2 and span[:1].isupper() and len(key) >= 8:
-                        links = [lk for lk in self._fuzzy(span, list, 3, cjk, strict=True) if _ends_on_label(roman, lk)]
+                        # a conjunction the label lacks joins two names ("Business or the Faculty of
+                        # Science"); it is no typo inside one
+                        links = [lk for lk in self._fuzzy(span, list, 3, cjk, strict=True) if _ends_on_label(roman, lk)
+                                 and not (_CONJUNCTIONS & set(roman)) - set(fold_words(lk.label))]
                 if links:
                     claim(a, b, links)
         return sorted(found, key=lambda m: m.start)
