@@ -210,7 +210,7 @@ class OntologyAnswerer:
         if failed is not None:
             evidence = [SparqlEvidence(plan=_plan_dict(plan), query=query)]
             return finish(f"The ontology query failed: {failed}", False, evidence, None, failed)
-        if plan is not None and plan.rank is not None:  # the first place, ties included
+        if plan is not None and plan.rank is not None and plan.rank.having is None:  # the first place, ties included
             rows = [r for r in rows if r.get("n") == rows[0].get("n")]
         evidence = [SparqlEvidence(plan=_plan_dict(plan), query=query, rows=rows[:max_rows * 5])]
         return _decide(question, rows, plan, options, option_links, max_rows, tracer, finish, evidence,

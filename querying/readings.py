@@ -53,6 +53,8 @@ SUPERLATIVE = re.compile(r"\b(most|fewest|least|(?:largest|greatest|highest|bigg
                          re.IGNORECASE)
 FEWEST = re.compile(r"fewest|least|fewer|less|(?:smallest|lowest)\s+number\s+of", re.IGNORECASE)
 COMPARATIVE = re.compile(r"\b(more|fewer|less)\b", re.IGNORECASE)
+THRESHOLD = re.compile(r"\b(more\s+than|fewer\s+than|less\s+than|at\s+least|at\s+most|over|under)\s+(\d+)\b",
+                       re.IGNORECASE)
 RANK_BONUS = 0.25         # a ranking reading (made only for such a question) over the plain readings
 COUNTED_WORDS = 2         # "how many staff members …": the noun after the cue names what is counted
 WHO = re.compile(r"\b(who|whom)\b", re.IGNORECASE)  # English asks for a person or a body with these
@@ -120,6 +122,7 @@ class Anchor:
     prop: str = ""
     exact: bool = True
     stored: tuple[str, ...] = ()
+    op: str = ""                 # a number compared ("more than 3 credits": gt); "" = eq / contains
 
     @property
     def is_value(self) -> bool:
@@ -313,7 +316,9 @@ class ReadingPlanner:
                 own = {w for d in p.domains if d in self._class_names
                        for n in self._class_names[d] for w in self._forms(n)}
                 if (set(self._forms(property_words(p))) - own - STOPWORDS) & beside:
-                    out.append(Anchor(((m.start(), m.end()),), m.group(), prop=p.name, stored=(m.group(),)))
+                    cue = THRESHOLD.search(question, max(0, m.start() - 16), m.end())
+                    op = _having(cue)[0] if cue and cue.end() == m.end() else ""
+                    out.append(Anchor(((m.start(), m.end()),), m.group(), prop=p.name, stored=(m.group(),), op=op))
         return out
 
     def _schemaish(self, texts: list[str]) -> list[bool]:
@@ -396,17 +401,20 @@ class ReadingPlanner:
         ranked by how many they reach — alone, and within each plain reading of that class that keeps
         the question's anchors ("which department of faculty X has the most staff?")."""
         masked = self.masked(question, [a for a in anchors if not a.is_value])
-        # a comparative between the instances the question names ("X or Y: which has more staff?")
-        # ranks those instances only
-        compared = SUPERLATIVE.search(masked) is None and COMPARATIVE.search(masked) is not None
-        cue_words = COMPARATIVE if compared else SUPERLATIVE
+        # a threshold ("more than 100 subjects") keeps every instance past it; a comparative between
+        # the instances the question names ("X or Y: which has more staff?") ranks those only
+        threshold = THRESHOLD.search(masked)
+        compared = threshold is None and SUPERLATIVE.search(masked) is None and COMPARATIVE.search(masked) is not None
+        cue_words = THRESHOLD if threshold else COMPARATIVE if compared else SUPERLATIVE
         cue = cue_words.search(masked)
         words = _counted(masked, cue_words) if cue else ""
         counted = self._class_named_by(words)
         attribute = self._attribute_named_by(words) if counted is None else None
-        if cue is None or counted is None and attribute is None:
-            return []
-        order: Literal["most", "fewest"] = "fewest" if FEWEST.fullmatch(cue.group(1)) else "most"
+        if cue is None or counted is None and attribute is None or \
+                attribute is not None and any(a.prop == attribute.name for a in anchors):
+            return []  # "more than 3 credits" compares the value, it counts nothing
+        order: Literal["most", "fewest"] = "fewest" if FEWEST.match(cue.group(1)) else "most"
+        having = _having(cue) if threshold else None
         if attribute is not None:  # "the most research interests": values of the property, counted
             c_words = property_words(attribute)
             paths = {(c.iri, _key(Step(property=attribute.name))): (f"{{T}} has {order} {c_words}", 1.0, ())
@@ -420,8 +428,8 @@ class ReadingPlanner:
                 continue
             cls = self.vocab.by_iri[target]
             rank = Rank(path=[Step(property=p, inverse=inv) for p, inv in key],
-                        counted=self.vocab.by_iri[counted].name if counted else None, order=order)
-            clause = text.replace("X", f"{order} {c_words}")
+                        counted=self.vocab.by_iri[counted].name if counted else None, order=order, having=having)
+            clause = text.replace("X", f"{cue.group(0) if having else order} {c_words}")
             lead = f"which {self._class_words[target]}"
             if compared:
                 among = tuple(a for a in anchors if not a.is_value and
@@ -474,8 +482,8 @@ class ReadingPlanner:
             prop = self.vocab.get(a.prop)
             assert prop is not None
             values = list(a.stored) if a.exact and a.stored else [a.text]
-            constraint = Constraint(path=[Step(property=prop.name)], op="eq" if a.exact and a.stored else "contains",
-                                    values=values)
+            constraint = Constraint(path=[Step(property=prop.name)], values=values,
+                                    op=a.op or ("eq" if a.exact and a.stored else "contains"))
             for cls in self.vocab.classes:
                 if prop.domains and self.vocab.fit(cls.iri, prop.domains) < 1.0:
                     continue
@@ -813,6 +821,13 @@ def _merge_adjacent(anchors: list[Anchor], question: str) -> list[Anchor]:
 # what may stand between a quantity cue and the noun it counts: quantifiers, the cue's own words,
 # and the particles of phrasal verbs ("count up", "add up") — closed classes of English
 _BEFORE_COUNTED = frozenset({"all", "any", "total", "number", "count", "amount", "up", "out", "together"})
+
+
+def _having(cue: re.Match) -> tuple[str, float]:
+    """A threshold's comparison and number: "more than 100" → (gt, 100), "at most 5" → (le, 5)."""
+    words = " ".join(cue.group(1).lower().split())
+    op = {"more than": "gt", "over": "gt", "at least": "ge", "at most": "le"}.get(words, "lt")
+    return op, float(cue.group(2))
 
 
 def _counted(question: str, cue: re.Pattern = QUANTITY) -> str:

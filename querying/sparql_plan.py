@@ -51,6 +51,8 @@ class Rank(BaseModel):
     path: list[Step] = Field(min_length=1, max_length=MAX_PATH)
     counted: str | None = Field(None, description="the class of what is counted at the path's end (short name)")
     order: Literal["most", "fewest"] = "most"
+    having: tuple[Literal["gt", "ge", "lt", "le"], float] | None = Field(
+        None, description="keep every instance whose count passes this test instead of the first ones")
 
 
 class QueryPlan(BaseModel):
@@ -170,8 +172,10 @@ def compile_plan(plan: QueryPlan, vocab: Vocab, *, limit: int | None = None) -> 
         body = "\n  ".join([*lines, lines_label])
         order = "DESC" if plan.rank.order == "most" else "ASC"
         tail = f"\nLIMIT {int(limit)}" if limit else ""
+        having = "" if plan.rank.having is None else \
+            f"\nHAVING (COUNT(DISTINCT {here}) {_COMPARE[plan.rank.having[0]]} {float(plan.rank.having[1])!r})"
         return (f"SELECT ?x ?x_label (COUNT(DISTINCT {here}) AS ?n) WHERE {{\n  {body}\n}}\n"
-                f"GROUP BY ?x ?x_label\nORDER BY {order}(?n) ?x{tail}")
+                f"GROUP BY ?x ?x_label{having}\nORDER BY {order}(?n) ?x{tail}")
     body = "\n  ".join(lines)
     if plan.count:
         return f"SELECT (COUNT(DISTINCT ?x) AS ?count) WHERE {{\n  {body}\n}}"

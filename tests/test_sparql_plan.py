@@ -84,7 +84,9 @@ rank_paths = st.builds(lambda hops, last: hops + last,
 ranked = st.builds(QueryPlan, target=st.sampled_from(CLASSES), constraints=st.lists(constraints(), max_size=2),
                    candidates=st.lists(instance_iris, max_size=4),
                    rank=st.builds(Rank, path=rank_paths, counted=st.one_of(st.none(), st.sampled_from(CLASSES)),
-                                  order=st.sampled_from(["most", "fewest"])))
+                                  order=st.sampled_from(["most", "fewest"]),
+                                  having=st.one_of(st.none(), st.tuples(st.sampled_from(["gt", "ge", "lt", "le"]),
+                                                                        st.floats(-1e6, 1e6)))))
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -148,6 +150,8 @@ def test_a_ranked_plan_orders_by_how_many_each_reaches():
     staff = [Step(property="works_for", inverse=True)]
     assert ranked(QueryPlan(target="DEPARTMENT", rank=Rank(path=staff, counted="STAFF"))) == [("D1", "2"), ("D2", "1")]
     assert ranked(QueryPlan(target="DEPARTMENT", rank=Rank(path=staff, order="fewest")))[0] == ("D2", "1")
+    past_one = Rank(path=staff, having=("gt", 1))
+    assert ranked(QueryPlan(target="DEPARTMENT", rank=past_one)) == [("D1", "2")]
     interests = Rank(path=[Step(property="has_research_interest")])
     assert ranked(QueryPlan(target="STAFF", rank=interests))[0] == ("a", "3")
     assert any("counts or ranks" in p for p in check_plan(QueryPlan(target="STAFF", rank=interests, count=True), VOCAB))
