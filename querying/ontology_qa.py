@@ -33,7 +33,7 @@ from pyramid.session import Session
 from pyramid.types import Answer, Handover, LayerName, SparqlEvidence, Tracer, TraceStep, check_question
 from pyramid.usage import UsageMeter
 from querying.options import Value, select_options
-from querying.readings import Neighbourhood, ReadingPlanner
+from querying.readings import Neighbourhood, ReadingPlanner, polar
 from querying.sparql_plan import QueryPlan, compile_plan
 
 Mode = Literal["plan", "raw"]
@@ -213,8 +213,12 @@ class OntologyAnswerer:
         if plan is not None and plan.rank is not None and plan.rank.having is None:  # the first place, ties included
             rows = [r for r in rows if r.get("n") == rows[0].get("n")]
         evidence = [SparqlEvidence(plan=_plan_dict(plan), query=query, rows=rows[:max_rows * 5])]
-        return _decide(question, rows, plan, options, option_links, max_rows, tracer, finish, evidence,
-                       name_of=ctx.index.name_of)
+        answer = _decide(question, rows, plan, options, option_links, max_rows, tracer, finish, evidence,
+                         name_of=ctx.index.name_of)
+        verdict = polar(draft, rows) if mode == "plan" and not options and answer.layer == "ontology" else None
+        if verdict is not None:  # a yes/no question: say which, with what was found
+            answer.text = f"{'Yes' if verdict else 'No'} — {draft.best.spelled() if draft.best else ''} {answer.text}"
+        return answer
 
 
 def class_links(select) -> dict[str, set[tuple[str, str, str]]]:

@@ -52,6 +52,7 @@ COUNT_BONUS = 0.1         # a counting reading of a question that asks for a num
 SUPERLATIVE = re.compile(r"\b(most|fewest|least|(?:largest|greatest|highest|biggest|smallest|lowest)\s+number\s+of)\b",
                          re.IGNORECASE)
 FEWEST = re.compile(r"fewest|least|fewer|less|(?:smallest|lowest)\s+number\s+of", re.IGNORECASE)
+POLAR = re.compile(r"\s*(is|are|was|were|does|do|did|has|have|had|can|could|will|would)\b", re.IGNORECASE)
 COMPARATIVE = re.compile(r"\b(more|fewer|less)\b", re.IGNORECASE)
 THRESHOLD = re.compile(r"\b(more\s+than|fewer\s+than|less\s+than|at\s+least|at\s+most|over|under)\s+(\d+)\b",
                        re.IGNORECASE)
@@ -165,6 +166,8 @@ class Draft:
     decisions: dict[str, str] = field(default_factory=dict)
     reason: str = ""
     readings: list[Reading] = field(default_factory=list)
+    anchors: list[Anchor] = field(default_factory=list)
+    best: Reading | None = None
 
     def trace(self) -> dict:
         return {"decisions": self.decisions, "reason": self.reason,
@@ -235,7 +238,7 @@ class ReadingPlanner:
         readings.sort(key=lambda r: -r.score)
         d.readings = readings
         best = self._choose(d, question, readings)
-        d.plan, d.rows = best.plan, best.rows
+        d.plan, d.rows, d.best, d.anchors = best.plan, best.rows, best, anchors
         if options and best.kind == "members" and not best.plan.count and best.answer_class:
             # the answer among the options of the answer class, as a reader of the list does (a long
             # list of staff is no answer, the options among them are)
@@ -821,6 +824,26 @@ def _merge_adjacent(anchors: list[Anchor], question: str) -> list[Anchor]:
 # what may stand between a quantity cue and the noun it counts: quantifiers, the cue's own words,
 # and the particles of phrasal verbs ("count up", "add up") — closed classes of English
 _BEFORE_COUNTED = frozenset({"all", "any", "total", "number", "count", "amount", "up", "out", "together"})
+
+
+def polar(draft: Draft, rows: list[dict[str, str]]) -> bool | None:
+    """A yes/no question (English opens one with an auxiliary: "Does X work for Y?", "Is X a …?"):
+    whether what it names besides the chosen reading's anchors is among that reading's answers — Y
+    among the departments X works for. None when the question is no such question or names nothing
+    else."""
+    best = draft.best
+    if best is None or not POLAR.match(draft.question) or best.plan.count or best.plan.rank is not None:
+        return None
+    used = {a.spans for a in best.anchors}
+    others = [a for a in draft.anchors if a.spans not in used and not any(_overlap(a, b) for b in best.anchors)]
+    if not others:
+        return None
+    found = {r.get("x", "") for r in rows}
+    values = {fold(v) for r in rows for k, v in r.items() if k not in ("x", "x_label")}
+    held = {a.spans: False for a in others}  # a span read two ways (a course, a research interest): either
+    for a in others:
+        held[a.spans] |= bool(set(a.iris) & found) if not a.is_value else fold(a.text) in values
+    return all(held.values())
 
 
 def _having(cue: re.Match) -> tuple[str, float]:

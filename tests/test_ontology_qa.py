@@ -406,6 +406,17 @@ def test_superlatives_of_quantity_rank_what_the_question_asks_for(polyu_ws, embe
     assert plain.evidence and plain.evidence[0].plan["rank"] is None
 
 
+@pytest.mark.parametrize("question,verdict", [
+    ("Is AAE6203 run by the Department of Aeronautical and Aviation Engineering?", "Yes"),
+    ("Is AAE6203 run by the School of Design?", "No"),
+    ("Has Dr Shuran ZHANG got a research interest in corporate governance?", "Yes"),
+    ("Is AAE6203 pitched at level 3?", "No"),  # it is level 6 (polyu_onto.ttl)
+])
+def test_a_yes_no_question_is_answered_yes_or_no_with_what_was_found(polyu_ws, embedder, question, verdict):
+    ans = answer_ontology(session(polyu_ws, embedder), question)
+    assert ans.layer == "ontology" and ans.text.startswith(f"{verdict} — "), (ans.text, ans.trace[1].input)
+
+
 def test_a_new_process_reads_the_context_from_the_workspace(polyu_ws, embedder, monkeypatch):
     context(session(polyu_ws, embedder))  # written to WS/cache by the first use
     from pyramid.ontology.labels import LabelIndex
