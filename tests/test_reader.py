@@ -369,3 +369,22 @@ def test_a_relative_clause_about_what_the_entity_is_speaks_of_the_entity(polyu):
     assert r.cls == EX + "DEPARTMENT"
     assert got.get("belongs_to") == ["Faculty of Ocean Studies"]
     assert "1" not in [v for vs in got.values() for v in vs]
+
+
+def test_only_a_fields_whole_value_is_learnt_from_a_linked_field(polyu):
+    """A linked field teaches its property what values look like only with its whole value: the items
+    of a list ("interests = a; b; c") say less about the property than one value does
+    (they had taught a subject's level what research topics look like)."""
+    reader = PageReader(polyu.vocab, polyu.embedder, titles=["Department of Marine Cartography"])
+    pages = [reader.segment(f"Dr {n} Okonkwo-Berg",
+                            f"name = Dr {n} Okonkwo-Berg\ntitle = Principal Lecturer\n"
+                            "unit = Department of Marine Cartography\ninterests = tidal mapping; sonar imaging; kelp")
+             for n in ("Ada", "Bo")]
+    reader.study(pages)
+    readings = [reader.link(p) for p in pages]
+    linked = {f.prop for r in readings for f in r.facts if f.value == "tidal mapping"}
+    assert linked, [r.facts for r in readings]  # the items were linked to some property …
+    reader.examples.clear()
+    reader.learn_linked(pages, readings)
+    learnt = {v for vs in reader.examples.values() for v in vs}
+    assert "Principal Lecturer" in learnt and not learnt & {"tidal mapping", "sonar imaging", "kelp"}, learnt

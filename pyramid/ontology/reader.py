@@ -191,8 +191,10 @@ class PageReader:
             fields = {seg.context: fold(seg.value) for seg in page.segments if seg.kind == "field"}
             for f in reading.facts:
                 term = self.vocab.by_iri.get(f.prop)
+                # the field's whole value only: an item of a list under a vague label ("Expertise:
+                # a, b, c") says less about the property than the field's one value does
                 if f.is_object or term is None or term.kind != "datatype" or _named(term) or \
-                        f.context not in fields or fold(f.value) not in fields[f.context]:
+                        f.context not in fields or fold(f.value) != fields[f.context]:
                     continue
                 bag = self.examples.setdefault(f.prop, [])
                 if len(bag) < MAX_EXAMPLES and f.value not in bag:
