@@ -400,9 +400,11 @@ class ReadingPlanner:
 
     def rankings(self, question: str, anchors: list[Anchor], readings: list[Reading]) -> list[Reading]:
         """"Which faculty has the most departments?": when a superlative of quantity is followed by a
-        class's name, a reading per class that reaches it by a path of one or two steps, its instances
-        ranked by how many they reach — alone, and within each plain reading of that class that keeps
-        the question's anchors ("which department of faculty X has the most staff?")."""
+        class's name (or a datatype property's), a reading per class that reaches it by a path of one or
+        two steps, its instances ranked by how many they reach — alone, and within each plain reading of
+        that class that keeps the question's anchors ("which department of faculty X has the most
+        staff?"). A threshold ("more than 100 subjects") keeps every instance past it; a comparative
+        ("X or Y: which has more staff?") ranks the instances the question names."""
         masked = self.masked(question, [a for a in anchors if not a.is_value])
         # a threshold ("more than 100 subjects") keeps every instance past it; a comparative between
         # the instances the question names ("X or Y: which has more staff?") ranks those only
@@ -440,8 +442,8 @@ class ReadingPlanner:
                 if len(among) >= 2:
                     plan = QueryPlan(target=cls.name, rank=rank, candidates=[i for a in among for i in a.iris][:50])
                     more = "fewer" if order == "fewest" else "more"
-                    text = text.replace("X", c_words).replace("{T}", lead) + f"; which has {more} {c_words}, X or Y?"
-                    r = Reading("members", plan, text, among, len(key), target, clause=clause, asks=f"{lead}?",
+                    said = text.replace("X", c_words).replace("{T}", lead) + f"; which has {more} {c_words}, X or Y?"
+                    r = Reading("members", plan, said, among, len(key), target, clause=clause, asks=f"{lead}?",
                                 mids=mids)
                     r.evidence["fit"] = 1.0
                     out.append(r)
@@ -683,7 +685,7 @@ class ReadingPlanner:
                 # ("where did X obtain a degree" names obtained_degree) or the property is a place's
                 r.evidence["where"] = 1.0
                 r.score -= PLACE
-            if r.plan.rank is not None:  # only made for a question with a superlative of quantity
+            if r.plan.rank is not None:  # only made for a superlative, a comparative or a threshold
                 r.evidence["rank"] = 1.0
                 r.score += RANK_BONUS
             if r.plan.count:  # a count only for a question that asks for a number
@@ -791,6 +793,8 @@ def _attribute_words(words: str) -> tuple[str, str]:
             return f"X {words} what?", f"{words} what?"
         return f"X {verb} what {rest}?", f"what {rest}?"
     return f"what is the {words} of X?", f"what {words}?"
+
+
 _TITLE_BEFORE = re.compile(r"(?:\b(\w+)\.?\s+)$")
 
 
