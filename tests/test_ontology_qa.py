@@ -53,6 +53,12 @@ def session(ws: Workspace, embedder, rules=None, **ontology) -> Session:
     return Session(Workspace(ws.root, settings), provider=ScriptedProvider(rules or {}), embedder=embedder)
 
 
+def gold_count(s: Session, body: str) -> int:
+    """Gold by a fixed SPARQL count over `?c` (not by the planner under test)."""
+    return int(next(iter(s.ontology.select_trusted(
+        f"PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE {{ {body} }}")))["n"])
+
+
 SD_STAFF = ["Henry Duh", "Prof. Daniel T.L. SHEK", "Dr Yijing LI", "Vincie PY Lee", "Shera Hyunyim Park",
             "Ms Jin HUANG", "Dr Richard LI", "WONG Wai On 黃偉安 (Dr)"]
 FACULTIES = ["Faculty of Health and Social Sciences", "Faculty of Humanities", "OtherFaculties",
@@ -342,15 +348,12 @@ def test_a_number_beside_its_property_word_is_that_property_value(polyu_ws, embe
     property (gold by fixed SPARQL here, not by the planner)."""
     s = session(polyu_ws, embedder)
 
-    def count(body: str) -> int:
-        return int(next(iter(s.ontology.select_trusted(f"SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE {{ {body} }}")))["n"])
-
-    level4 = count(f"?c <{EX}offered_by> <{EX}COMP> ; <{EX}has_subject_level> ?l FILTER(STR(?l) = \"4\")")
-    every = count(f"?c <{EX}offered_by> <{EX}COMP>")
+    level4 = gold_count(s, f"?c <{EX}offered_by> <{EX}COMP> ; <{EX}has_subject_level> ?l FILTER(STR(?l) = \"4\")")
+    every = gold_count(s, f"?c <{EX}offered_by> <{EX}COMP>")
     assert 0 < level4 < every
     ans = answer_ontology(s, "How many subjects at level 4 does the Department of Computing run?")
     assert ans.layer == "ontology" and str(level4) in ans.text and str(every) not in ans.text, ans.text
-    two = count(f"?c <{EX}offered_by> <{EX}AMA> ; <{EX}has_credit_value> ?v FILTER(STR(?v) = \"2\")")
+    two = gold_count(s, f"?c <{EX}offered_by> <{EX}AMA> ; <{EX}has_credit_value> ?v FILTER(STR(?v) = \"2\")")
     ans = answer_ontology(s, "Which Department of Applied Mathematics subjects carry 2 credits?")
     assert ans.layer == "ontology" and "has_credit_value" in ans.evidence[0].query
     assert len({r["x"] for r in ans.evidence[0].rows}) == two
@@ -364,10 +367,6 @@ def test_superlatives_of_quantity_rank_what_the_question_asks_for(polyu_ws, embe
     attribute's) name rank the asked class by how many each reaches; ties are all answered. Gold by
     fixed SPARQL here, not by the planner."""
     s = session(polyu_ws, embedder)
-
-    def count(body: str) -> int:
-        return int(next(iter(s.ontology.select_trusted(
-            f"PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE {{ {body} }}")))["n"])
 
     def top(query: str, fewest: bool = False) -> tuple[set[str], str]:
         rows = list(s.ontology.select_trusted(query))
@@ -389,7 +388,7 @@ def test_superlatives_of_quantity_rank_what_the_question_asks_for(polyu_ws, embe
     assert ans.layer == "ontology" and all(x in ans.text for x in people) and f": {n}" in ans.text, ans.text
     # a comparative ranks the instances the question names, and only those
     ans = answer_ontology(s, "Between the Department of Computing and the School of Design, which employs more staff?")
-    comp, sd = (count(f"?c <{EX}works_for> <{EX}{d}> ; a <{EX}STAFF>") for d in ("COMP", "SD"))
+    comp, sd = (gold_count(s, f"?c <{EX}works_for> <{EX}{d}> ; a <{EX}STAFF>") for d in ("COMP", "SD"))
     winner = "Department of Computing" if comp > sd else "School of Design"
     assert ans.layer == "ontology" and ans.text == f"{winner}: {max(comp, sd)}", ans.text
     # a threshold keeps every instance past it; beside a property's word it compares the value instead
@@ -398,7 +397,7 @@ def test_superlatives_of_quantity_rank_what_the_question_asks_for(polyu_ws, embe
     busy = {r["l"] for r in rows if int(r["n"]) > 150}
     ans = answer_ontology(s, "Name the departments running over 150 subjects.")
     assert ans.layer == "ontology" and {a.split(":")[0] for a in ans.text.split(" | ")} == busy, ans.text
-    heavy = count(f"?c <{EX}offered_by> <{EX}COMP> ; <{EX}has_credit_value> ?v FILTER(xsd:double(?v) >= 6)")
+    heavy = gold_count(s, f"?c <{EX}offered_by> <{EX}COMP> ; <{EX}has_credit_value> ?v FILTER(xsd:double(?v) >= 6)")
     ans = answer_ontology(s, "Which Department of Computing subjects are worth at least 6 credits?")
     assert ans.layer == "ontology" and len({r["x"] for r in ans.evidence[0].rows}) == heavy > 0, ans.text
     # "most" that is no superlative of quantity ranks nothing
