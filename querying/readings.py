@@ -45,7 +45,8 @@ from querying.sparql_plan import Constraint, QueryPlan, Rank, Step
 # Scoring weights, on the scale of a cosine; every one is a measured choice (`polyrag bench acadchall`)
 ASKS = 0.5                # × the cosine of the question with what the reading answers with, alone
 STEP_COST = 0.03          # per property step beyond the first
-QUANTITY = re.compile(r"\b(how\s+many|how\s+much|number\s+of|count|counts|counting|total|amount\s+of|tally)\b",
+QUANTITY = re.compile(r"\b(how\s+many|how\s+much|number\s+of|count|counts|counting|total|amount\s+of|tally|"
+                      r"head\s?counts?)\b",
                       re.IGNORECASE)
 COUNT_BONUS = 0.1         # a counting reading of a question that asks for a number
 # the superlatives of quantity (English's closed set): "the most departments", "the fewest staff"
@@ -60,6 +61,16 @@ RANK_BONUS = 0.25         # a ranking reading (made only for such a question) ov
 COUNTED_WORDS = 2         # "how many staff members …": the noun after the cue names what is counted
 WHO = re.compile(r"\b(who|whom)\b", re.IGNORECASE)  # English asks for a person or a body with these
 WHERE = re.compile(r"\bwhere\b", re.IGNORECASE)     # …and for a place or a body with this
+# "Which unit teaches X?": an interrogative determiner with a noun, then a verb and no auxiliary before
+# the named thing — the noun is the clause's subject, a thing that acts on X, not a value of X ("What
+# topics does X study?" has its noun as the object: a value may answer). English's closed classes only.
+AUXILIARY = r"(?:is|are|was|were|be|been|does|do|did|has|have|had|can|could|will|would|shall|should|may|might|must)"
+WHICH_SUBJECT = re.compile(rf"\b(?:which|what)\s+(?!{AUXILIARY}\b|of\b)[^\W\d](?:(?!\b{AUXILIARY}\b)[^?])*?"
+                           rf"\b[XYZ]\b", re.IGNORECASE)
+UNNAMED_VALUE = 0.2
+# "X is employed as what?", "What does X serve as?": a predicative "as" asks for a role or a kind, a
+# value of X, never another thing X is linked to
+AS_WHAT = re.compile(r"\bas\s+(?:an?\s+)?(?:what|which)\b|\bas\s*\?\s*$", re.IGNORECASE)
 # A value reading of a "where …?" question that does not name the value's property: values answer
 # "where" only when their property says a place or a source ("graduated from", "located in"; English
 # marks these with a closed set of prepositions); any other value ("what position") is no place
@@ -651,6 +662,8 @@ class ReadingPlanner:
         cv = self._embed([counted])[0] if counted else None
         someone = bool(WHO.search(self.masked(question, named)))
         place = bool(WHERE.search(self.masked(question, named)))
+        which = bool(WHICH_SUBJECT.search(self.masked(question, named)))
+        role = bool(AS_WHAT.search(self.masked(question, named)))
         words = self._words_outside(question, [a for r in readings for a in r.anchors if not a.is_value])
         weight = {a.spans: _strength(a) for r in readings for a in r.anchors}
         total = sum(weight.values()) or 1.0
@@ -677,6 +690,13 @@ class ReadingPlanner:
             if any(named):
                 r.evidence["named"] = float(sum(named))
                 r.score += NAMED * sum(named)
+            if which and r.kind == "attribute" and not any(named) and not (
+                    set(self._forms(r.prop)) - STOPWORDS - {"has"}) & words:
+                r.evidence["which"] = 1.0
+                r.score -= UNNAMED_VALUE
+            if role and r.kind == "members":
+                r.evidence["as_what"] = 1.0
+                r.score -= EMPTY
             if someone and r.kind == "attribute":  # "who …?" asks for someone, not a value of something
                 r.evidence["who"] = 1.0
                 r.score -= EMPTY

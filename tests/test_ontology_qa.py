@@ -478,3 +478,39 @@ def test_ask_layer_ontology_end_to_end_with_the_real_model(polyu_ws, capsys, mon
 def test_the_counted_noun_follows_the_quantity_cue(question, counted):
     from querying.readings import _counted
     assert _counted(question) == counted
+
+
+@pytest.mark.parametrize("masked,subject", [
+    ("Which body looks after X?", True),          # the noun acts on X: a thing, not a value of X
+    ("What office signs off X?", True),
+    ("What topics does X study?", False),         # an auxiliary before X: the noun is the object
+    ("Which grade is X pitched at?", False),
+    ("Which of these people run X?", False),      # picking among options, not a noun phrase
+    ("What is X's role?", False),
+])
+def test_a_noun_after_which_is_the_subject_only_without_an_auxiliary(masked, subject):
+    from querying.readings import WHICH_SUBJECT
+    assert bool(WHICH_SUBJECT.search(masked)) is subject
+
+
+@pytest.mark.parametrize("question,prop", [
+    # MiniLM puts each nearer a value of the subject (its description) than the department running it
+    ("Which body looks after AAE6203?", "offered_by"),
+    ("What unit delivers AAE6203?", "offered_by"),
+    # …and a role nearer the department one works for: "as" asks for what one is, a value
+    ("Dr Yijing LI is hired as what?", "has_position"),
+    ("What is Vincie PY Lee employed as?", "has_position"),
+    # the noun is the verb's object here: a value may answer, and does
+    ("What topics does Henry Duh study?", "has_research_interest"),
+])
+def test_the_grammar_of_the_question_says_a_thing_or_a_value(polyu_ws, embedder, question, prop):
+    s = session(polyu_ws, embedder)
+    ans = answer_ontology(s, question)
+    assert ans.layer == "ontology" and f"{EX}{prop}>" in ans.evidence[0].query, ans.trace[1].input
+
+
+def test_a_headcount_is_a_count(polyu_ws, embedder):
+    s = session(polyu_ws, embedder)
+    gold = gold_count(s, f"?c <{EX}works_for> <{EX}SD>")
+    ans = answer_ontology(s, "What is the headcount of the School of Design?")
+    assert ans.layer == "ontology" and ans.text == str(gold) and gold > 10, ans.trace[1].input
