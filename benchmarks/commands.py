@@ -317,7 +317,8 @@ def bench_make_questions(
                                                "kinds: attribute, count, two steps)")] = "mcq",
         per_wording: Annotated[int, typer.Option(min=1, help="questions per wording")] = 4,
         wordings: Annotated[str, typer.Option(help="ours (tuned on), held (held out, MCQ only), fresh (a "
-                                                   "later set) or kinds (eight more open kinds, open only)")] = "ours",
+                                                   "later set), kinds (eight more open kinds, open only) or blind "
+                                                   "(every template and kind, two more wordings)")] = "ours",
         seed: Annotated[int, typer.Option(help="sampling seed")] = 0,
         data: Annotated[Path, typer.Option(help="shared data directory")] = DATA,
         workspace: Annotated[Path | None, typer.Option(help="workspace with the PolyU ontology imported; "

@@ -171,9 +171,45 @@ KINDS_OPEN: dict[str, dict[str, str]] = {
     "staff_of_interest": {"k1": "Who does research on {anchor}?", "k2": "Which academic works on {anchor}?"},
 }
 
+# Every template and every open kind in two more wordings, written in a fourth session before it
+# measured them (once, before any change): `--wordings blind`.
+BLIND: dict[str, dict[str, str]] = {
+    "department_of_subject": {"b1": "Which department should I contact about {anchor}?",
+                              "b2": "Which of these departments offers {anchor}?"},
+    "staff_of_department": {"b1": "Which of these names appear on the {anchor}'s staff list?",
+                            "b2": "Who from this list works for the {anchor}?"},
+    "subjects_of_department": {"b1": "Which of these subjects are the {anchor}'s?",
+                               "b2": "Find the {anchor}'s subjects in this list."},
+    "staff_with_interest": {"b1": "Which of these academics are researching {anchor}?",
+                            "b2": "Whose interests include {anchor}?"},
+    "faculty_of_staff": {"b1": "Which faculty does {anchor} ultimately report to?",
+                         "b2": "{anchor}'s department sits in which faculty?"},
+}
+BLIND_OPEN: dict[str, dict[str, str]] = {
+    "subject_level": {"b1": "What's the level of the subject {anchor}?", "b2": "{anchor} is pitched at which level?"},
+    "staff_position": {"b1": "What post does {anchor} hold?", "b2": "What rank has {anchor} reached?"},
+    "faculty_of_subject": {"b1": "In which faculty is {anchor} taught?", "b2": "{anchor} is a subject of which faculty?"},
+    "department_of_staff": {"b1": "Which department employs {anchor}?", "b2": "What is {anchor}'s department?"},
+    "subject_count": {"b1": "How many subjects are offered by the {anchor}?",
+                      "b2": "How many modules does the {anchor} teach?"},
+    "faculty_staff_count": {"b1": "How many academics are there across the {anchor}'s departments?",
+                            "b2": "What is the total staff count of the departments in the {anchor}?"},
+    "staff_interest": {"b1": "What does {anchor} do research on?", "b2": "Name {anchor}'s areas of research."},
+    "staff_degree": {"b1": "What degrees does {anchor} hold?", "b2": "What is {anchor}'s highest qualification?"},
+    "staff_alma_mater": {"b1": "From which university did {anchor} graduate?", "b2": "Where was {anchor} educated?"},
+    "subject_prerequisite": {"b1": "What must students pass before enrolling in {anchor}?",
+                             "b2": "Which course is required before {anchor}?"},
+    "subject_code": {"b1": "What code does the subject {anchor} have?", "b2": "Give the subject code for {anchor}."},
+    "faculty_of_department": {"b1": "What faculty is the {anchor} in?", "b2": "The {anchor} is part of which faculty?"},
+    "faculty_department_count": {"b1": "How many departments make up the {anchor}?",
+                                 "b2": "Count the departments in the {anchor}."},
+    "staff_of_interest": {"b1": "Which staff member researches {anchor}?", "b2": "Who is working on {anchor}?"},
+}
+
 # `--wordings` name → (MCQ/MAQ wordings or None, open-question wordings or None)
 SETS: dict[str, tuple[dict[str, dict[str, str]] | None, dict[str, dict[str, str]] | None]] = {
-    "ours": (WORDINGS, OPEN), "held": (HELD, None), "fresh": (FRESH, FRESH_OPEN), "kinds": (None, KINDS_OPEN)}
+    "ours": (WORDINGS, OPEN), "held": (HELD, None), "fresh": (FRESH, FRESH_OPEN), "kinds": (None, KINDS_OPEN),
+    "blind": (BLIND, BLIND_OPEN)}
 
 
 def _rows(select: Select, query: str) -> list[dict[str, str]]:

@@ -660,6 +660,7 @@ class ReadingPlanner:
         quantity = bool(QUANTITY.search(plain))
         counted = _counted(plain) if quantity else ""
         cv = self._embed([counted])[0] if counted else None
+        counted_words = {self._forms(w)[0] for w in counted.split()}
         someone = bool(WHO.search(self.masked(question, named)))
         place = bool(WHERE.search(self.masked(question, named)))
         which = bool(WHICH_SUBJECT.search(self.masked(question, named)))
@@ -683,6 +684,10 @@ class ReadingPlanner:
                        - 0.1 * (1 - r.evidence.get("fit", 1.0)))
             # the question's own words name the answer's class, a class on the way, or the attribute
             named = [self._names(c, words) for c in ((r.answer_class,) if r.answer_class else ()) + r.mids]
+            if counted and r.plan.count and r.answer_class:
+                # what a count counts is named by its noun only: "how many academics across X's
+                # *departments*" names the departments on the way, not as what is counted
+                named[0] = self._names(r.answer_class, counted_words)
             if r.prop:
                 named.append(set(self._forms(r.prop)) - {"has"} <= words)
             if r.value_class:  # values that are other instances' codes: "which subject must come first?"
@@ -882,6 +887,9 @@ def _counted(question: str, cue: re.Pattern = QUANTITY) -> str:
     'staff members'): determiners skipped, up to COUNTED_WORDS words, stopping at a function word,
     a placeholder or punctuation. Empty when nothing follows the cue."""
     for m in reversed(list(cue.finditer(question))):
+        compound = _compound_before(question, m)
+        if compound:
+            return compound
         words: list[str] = []
         for w in re.findall(r"[\w'-]+|[^\w\s]", question[m.end():]):
             lw = w.lower()
@@ -893,6 +901,22 @@ def _counted(question: str, cue: re.Pattern = QUANTITY) -> str:
         if words:
             return " ".join(words)
     return ""
+
+
+_NOUN_CUE = re.compile(r"(?:head\s?)?counts?|tally|total", re.IGNORECASE)
+_AFTER_NOUN = re.compile(r"\s*(?:$|[?.!,;:]|(?:of|for|in|across|at|within|is|are|was|were)\b)", re.IGNORECASE)
+
+
+def _compound_before(question: str, cue: re.Match) -> str:
+    """'the total *staff* count of …', 'X's *student* tally?': a quantity noun used as a noun (followed by a
+    preposition, a verb 'be' or the end, not by what a verb 'count' takes) counts the word before it."""
+    if not _NOUN_CUE.fullmatch(cue.group(1)) or not _AFTER_NOUN.match(question[cue.end():]):
+        return ""
+    before = re.search(r"([^\W\d_]+)\s+$", question[:cue.start()])
+    word = before.group(1) if before else ""
+    if not word or word.lower() in STOPWORDS | _BEFORE_COUNTED or word in PLACEHOLDERS:
+        return ""
+    return word.lower()
 
 
 def _key(*steps: Step) -> tuple[tuple[str, bool], ...]:

@@ -474,6 +474,11 @@ def test_ask_layer_ontology_end_to_end_with_the_real_model(polyu_ws, capsys, mon
     ("What is the total number of modules X provides?", "modules"),
     ("How many in all?", ""),
     ("Give the count of research groups in X.", "research groups"),
+    # a quantity noun used as a noun counts the word before it; used as a verb, what follows
+    ("What is the combined lecturer count across X?", "lecturer"),
+    ("What is X's student tally?", "student"),
+    ("Please count the visitors to X.", "visitors"),
+    ("How many subjects does X run in total?", "subjects"),
 ])
 def test_the_counted_noun_follows_the_quantity_cue(question, counted):
     from querying.readings import _counted
@@ -514,3 +519,11 @@ def test_a_headcount_is_a_count(polyu_ws, embedder):
     gold = gold_count(s, f"?c <{EX}works_for> <{EX}SD>")
     ans = answer_ontology(s, "What is the headcount of the School of Design?")
     assert ans.layer == "ontology" and ans.text == str(gold) and gold > 10, ans.trace[1].input
+
+
+def test_a_count_is_named_by_its_noun_not_by_a_class_on_the_way(polyu_ws, embedder):
+    # "departments" here is the way to the staff, not what is counted ("staff count")
+    s = session(polyu_ws, embedder)
+    gold = gold_count(s, f"?c <{EX}works_for> ?d . ?d <{EX}belongs_to> <{EX}FB>")
+    ans = answer_ontology(s, "What is the combined staff count of the Faculty of Business's departments?")
+    assert ans.layer == "ontology" and ans.text == str(gold) and gold > 20, ans.trace[1].input
