@@ -22,8 +22,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import bm25s
 import numpy as np
 
 from pyramid.ann import DenseGraph
@@ -37,6 +37,9 @@ from pyramid.layers import BuildRequest, StepReport, timed_step
 from pyramid.progress import NullProgress, Progress
 from pyramid.types import LayerName
 from pyramid.workspace import Part, Workspace, crash_point
+
+if TYPE_CHECKING:  # bm25s pulls in scipy (~0.6 s): imported when an index is fitted, not when a question
+    import bm25s  # the ontology answers builds the text answerer
 
 LAYER: LayerName = "text"
 GRAPH = "dense.faiss"
@@ -101,7 +104,6 @@ class TextLayer:
         self.embedder = embedder
         self.cfg = text_cfg or ws.settings.text
         self.corpus_cfg = corpus_cfg or ws.settings.corpus
-        self.tokenize = Bm25Tokenizer(self.cfg.stemmer, self.cfg.stopwords)
         self._loaded_gen: Path | None = None
         self.chunks: list[Chunk] = []
         self.docs: dict[str, dict] = {}
@@ -141,9 +143,17 @@ class TextLayer:
     def _fit_bm25(self) -> None:
         self._bm25 = None
         if self.chunks:
+            import bm25s
+
             bm = bm25s.BM25()
             bm.index([self.tokenize(c.text) or [""] for c in self.chunks], show_progress=False)
             self._bm25 = bm
+
+    @cached_property
+    def tokenize(self) -> Bm25Tokenizer:
+        """Made on first use: its stopwords come from bm25s, whose import pulls in scipy (~0.6 s) — a
+        question the ontology answers builds the text answerer but never tokenizes."""
+        return Bm25Tokenizer(self.cfg.stemmer, self.cfg.stopwords)
 
     @cached_property
     def chunker(self) -> Chunker:

@@ -527,3 +527,20 @@ def test_a_count_is_named_by_its_noun_not_by_a_class_on_the_way(polyu_ws, embedd
     gold = gold_count(s, f"?c <{EX}works_for> ?d . ?d <{EX}belongs_to> <{EX}FB>")
     ans = answer_ontology(s, "What is the combined staff count of the Faculty of Business's departments?")
     assert ans.layer == "ontology" and ans.text == str(gold) and gold > 20, ans.trace[1].input
+
+
+def test_a_fresh_ask_the_ontology_answers_loads_no_heavy_library(polyu_ws, embedder):
+    """The waterfall builds every layer's answerer, but an ontology answer needs neither torch (the
+    numpy encoder embeds the question) nor bm25s/scipy (the text layer's index, ~0.6 s to import)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    context(session(polyu_ws, embedder))  # the cached context, as a user's second question finds it
+    code = ("import sys, cli\nsys.argv = ['polyrag', *sys.argv[1:]]\ntry:\n    cli.main()\nexcept SystemExit:\n"
+            "    pass\nprint('HEAVY', [m for m in ('torch', 'sentence_transformers', 'bm25s', 'scipy') "
+            "if m in sys.modules], file=sys.stderr)\n")
+    out = subprocess.run([sys.executable, "-c", code, "ask", str(polyu_ws.root), "Which department offers AAE6203?"],
+                         capture_output=True, text=True, timeout=300, cwd=Path(__file__).resolve().parents[1],
+                         check=False)
+    assert "layer: ontology" in out.stdout and "HEAVY []" in out.stderr, (out.stdout[-1500:], out.stderr[-1500:])
