@@ -53,7 +53,11 @@ COUNT_BONUS = 0.1         # a counting reading of a question that asks for a num
 SUPERLATIVE = re.compile(r"\b(most|fewest|least|(?:largest|greatest|highest|biggest|smallest|lowest)\s+number\s+of)\b",
                          re.IGNORECASE)
 FEWEST = re.compile(r"fewest|least|fewer|less|(?:smallest|lowest)\s+number\s+of", re.IGNORECASE)
-POLAR = re.compile(r"\s*(is|are|was|were|does|do|did|has|have|had|can|could|will|would)\b", re.IGNORECASE)
+# English's auxiliary verbs (a closed class): a question opening with one is a yes/no question
+AUXILIARIES = ("is", "are", "was", "were", "be", "being", "been", "does", "do", "did", "has", "have", "had",
+               "can", "could", "will", "would", "shall", "should", "may", "might", "must")
+AUXILIARY = "(?:" + "|".join(AUXILIARIES) + ")"
+POLAR = re.compile(rf"\s*{AUXILIARY}\b", re.IGNORECASE)
 COMPARATIVE = re.compile(r"\b(more|fewer|less)\b", re.IGNORECASE)
 THRESHOLD = re.compile(r"\b(more\s+than|fewer\s+than|less\s+than|at\s+least|at\s+most|over|under)\s+(\d+)\b",
                        re.IGNORECASE)
@@ -64,7 +68,6 @@ WHERE = re.compile(r"\bwhere\b", re.IGNORECASE)     # …and for a place or a bo
 # "Which unit teaches X?": an interrogative determiner with a noun, then a verb and no auxiliary before
 # the named thing — the noun is the clause's subject, a thing that acts on X, not a value of X ("What
 # topics does X study?" has its noun as the object: a value may answer). English's closed classes only.
-AUXILIARY = r"(?:is|are|was|were|be|been|does|do|did|has|have|had|can|could|will|would|shall|should|may|might|must)"
 WHICH_SUBJECT = re.compile(rf"\b(?:which|what)\s+(?!{AUXILIARY}\b|of\b)[^\W\d](?:(?!\b{AUXILIARY}\b)[^?])*?"
                            rf"\b[XYZ]\b", re.IGNORECASE)
 UNNAMED_VALUE = 0.2
@@ -552,7 +555,7 @@ class ReadingPlanner:
     def _clause(left: str, step: Step, p: Term, right: str) -> str:
         """A step in words: forward, "left p right"; walked backwards, "right p left". A property named
         by a participle and "by" ("offered by") is read as the passive it is: "left is offered by right"."""
-        passive = p.words.endswith(" by") and p.words.split()[0] not in _AUXILIARIES
+        passive = p.words.endswith(" by") and p.words.split()[0] not in AUXILIARIES
         words = f"is {p.words}" if passive else p.words
         return f"{left} {words} {right}" if not step.inverse else f"{right} {words} {left}"
 
@@ -803,7 +806,6 @@ class ReadingPlanner:
 
 
 # ------------------------------------------------------------------ helpers
-_AUXILIARIES = {"is", "are", "was", "were", "be", "being", "been", "has", "have", "had"}
 _NUMBER_TOKEN = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]*\d)")
 _PREPOSITIONS = {"about", "at", "by", "for", "from", "in", "into", "of", "on", "to", "with", "within"}
 
@@ -813,7 +815,7 @@ def _attribute_words(words: str) -> tuple[str, str]:
     is read as one ("obtained degree": "X obtained what degree?"; "graduated from": "X graduated from
     what?"), not as a noun ("what is the graduated from of X?", which reads like neither)."""
     verb, _, rest = words.partition(" ")
-    if rest and verb.endswith("ed") and verb not in _AUXILIARIES:
+    if rest and verb.endswith("ed") and verb not in AUXILIARIES:
         if rest.split()[0] in _PREPOSITIONS:
             return f"X {words} what?", f"{words} what?"
         return f"X {verb} what {rest}?", f"what {rest}?"
