@@ -368,8 +368,8 @@ class ReadingPlanner:
         return any(w == p or len(p) >= STEM and w.startswith(p) for w in words for p in own)
 
     def _names(self, cls: str, words: set[str]) -> bool:
-        name = set(self._forms(self.vocab.by_iri[cls].words)) if cls in self.vocab.by_iri else set()
-        return bool(name) and name <= words
+        """The words hold one of the class's names whole ("subjects" names COURSE, also called subject)."""
+        return any(set(self._forms(n)) <= words for n in self._class_names.get(cls, ()) if self._forms(n))
 
     def _with_class_word(self, a: Anchor, question: str) -> Anchor:
         """'the subject AAE6203': the word naming the anchor's own class is part of the mention, not
@@ -513,6 +513,14 @@ class ReadingPlanner:
             steps = [Step(property=prop, inverse=inverse) for prop, inverse in key]
             out += self._members(self.vocab.by_iri[cls_iri], [Constraint(path=steps, op="eq", values=list(a.iris))],
                                  text, len(steps), (a,), fit=fit, mids=mids)
+        if near is not None:
+            # a step the schema allows but the data never takes from X: counted, it is a zero — "how many
+            # subjects does X offer?" of a school that offers none is 0, not a count of something else
+            for (cls_iri, key), (text, fit, mids) in self._schema_paths(a).items():
+                if len(key) == 1 and (cls_iri, key) not in paths:
+                    steps = [Step(property=prop, inverse=inverse) for prop, inverse in key]
+                    out += [r for r in self._members(self.vocab.by_iri[cls_iri], [Constraint(
+                        path=steps, op="eq", values=list(a.iris))], text, 1, (a,), fit=fit, mids=mids) if r.plan.count]
         for cls_iri in a.classes:
             cls = self.vocab.get(cls_iri)
             if cls is None:

@@ -544,3 +544,12 @@ def test_a_fresh_ask_the_ontology_answers_loads_no_heavy_library(polyu_ws, embed
                          capture_output=True, text=True, timeout=300, cwd=Path(__file__).resolve().parents[1],
                          check=False)
     assert "layer: ontology" in out.stdout and "HEAVY []" in out.stderr, (out.stdout[-1500:], out.stderr[-1500:])
+
+
+def test_a_count_the_data_never_reaches_is_a_zero_not_another_count(polyu_ws, embedder):
+    # the School of Design offers no subject in the PolyU file: the schema's offered_by step is still the
+    # reading, and its count is 0 (before, the data's paths alone read it as the school's faculties: 1)
+    s = session(polyu_ws, embedder)
+    assert gold_count(s, f"?c <{EX}offered_by> <{EX}SD>") == 0
+    ans = answer_ontology(s, "How many subjects are taught by the School of Design?")
+    assert ans.layer == "ontology" and ans.text == "0" and "offered_by" in ans.evidence[0].query, ans.trace[1].input
