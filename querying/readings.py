@@ -274,13 +274,14 @@ class ReadingPlanner:
         for m in re.finditer(r"\w[\w'’-]*", question):
             # one capitalised word that is a whole label as written ("Investments", a subject): the
             # label index leaves single words out, the readings decide whether it is meant
-            word = m.group()
+            end = without_possessive(question, m.start(), m.end())  # "OtherFaculties's departments"
+            word = question[m.start():end]
             if len(word) >= 4 and word[0].isupper() and not any(a <= m.start() < b for a, b in covered) and \
                     word.lower() not in STOPWORDS:
                 links = tuple(lk for lk in self.index.link(word, fuzzy=False) if lk.tier == "exact")
                 if links:
                     groups.setdefault(tuple(sorted({lk.iri for lk in links})), []).append(
-                        Mention(word, m.start(), m.end(), links))
+                        Mention(word, m.start(), end, links))
         out: list[Anchor] = []
         for iris, ms in groups.items():
             classes = self._specific({c for m in ms for c in m.classes if self.vocab.get(c)})
@@ -645,21 +646,32 @@ class ReadingPlanner:
                 self._vectors[t] = v
         return np.stack([self._vectors[t] for t in texts]) if texts else np.zeros((0, 1), np.float32)
 
-    def masked(self, question: str, anchors: Sequence[Anchor]) -> str:
+    def masked(self, question: str, anchors: Sequence[Anchor], *, values: bool = True) -> str:
+        """The question with its anchors' spans as placeholders (values left as words if not `values`)."""
         # each span once, however many readings carry its anchor (masking a copy again cuts the text)
         unique = list({a.spans: a for a in anchors}.values())
-        spans = sorted(((s, e, ph) for ph, a in zip(PLACEHOLDERS, unique) for s, e in a.spans), reverse=True)
+        spans = sorted(((s, e, ph) for ph, a in zip(PLACEHOLDERS, unique) if values or not a.is_value
+                        for s, e in a.spans), reverse=True)
         for s, e, ph in spans:
             question = question[:s] + ph + question[e:]
         return question
 
+    @staticmethod
+    def _values_spelled(text: str, anchors: Sequence[Anchor]) -> str:
+        """A reading's words with its values written out: what a value says ("assistant professors") is
+        part of what the question asks, so both are compared with their values in words."""
+        for ph, a in zip(PLACEHOLDERS, anchors):
+            if a.is_value:
+                text = re.sub(rf"\b{ph}\b", lambda _m, t=a.text: t, text, count=1)
+        return text
+
     def score(self, question: str, readings: list[Reading], option_links: list[list[Link]]) -> None:
-        masks = [self.masked(question, r.anchors) for r in readings]
+        masks = [self.masked(question, r.anchors, values=False) for r in readings]
         qv = self.embedder.embed(list(dict.fromkeys(masks)), kind="query")
         qidx = {m: i for i, m in enumerate(dict.fromkeys(masks))}
-        rv = self._embed([r.text for r in readings])
+        rv = self._embed([self._values_spelled(r.text, r.anchors) for r in readings])
         av = self._embed([r.asks for r in readings])
-        extra = [t for r in readings for v in r.variants for t in v]
+        extra = [t for r in readings for text, said in r.variants for t in (self._values_spelled(text, r.anchors), said)]
         if extra:
             self._embed(extra)
         # Does the question ask for a number, or for someone? English marks these with closed sets of
@@ -683,7 +695,7 @@ class ReadingPlanner:
             q = qv[qidx[masks[i]]]
             sem, asks = float(np.dot(q, rv[i])), float(np.dot(q, av[i]))
             for text, said in r.variants:
-                sem = max(sem, float(np.dot(q, self._vectors[text])))
+                sem = max(sem, float(np.dot(q, self._vectors[self._values_spelled(text, r.anchors)])))
                 asks = max(asks, float(np.dot(q, self._vectors[said])))
             if cv is not None and r.plan.count and r.answer_class:
                 # what a count counts is the noun after its cue, not the whole question ("count the

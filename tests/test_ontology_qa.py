@@ -553,3 +553,20 @@ def test_a_count_the_data_never_reaches_is_a_zero_not_another_count(polyu_ws, em
     assert gold_count(s, f"?c <{EX}offered_by> <{EX}SD>") == 0
     ans = answer_ontology(s, "How many subjects are taught by the School of Design?")
     assert ans.layer == "ontology" and ans.text == "0" and "offered_by" in ans.evidence[0].query, ans.trace[1].input
+
+
+def test_a_value_in_the_plural_names_the_kind_of_answer(polyu_ws, embedder):
+    # "associate professors" is a stored position in the plural; kept as words when scored, it makes
+    # "which staff has that position and works for X?" the reading, not X's faculty
+    s = session(polyu_ws, embedder)
+    ans = answer_ontology(s, "Which associate professors work at the School of Design?")
+    assert ans.layer == "ontology", ans.trace[1].input
+    query = ans.evidence[0].query
+    assert f"{EX}has_position>" in query and f"{EX}works_for>" in query, ans.trace[1].input
+
+
+def test_a_one_word_name_with_a_possessive_is_found(polyu_ws, embedder):
+    s = session(polyu_ws, embedder)
+    ans = answer_ontology(s, "Name OtherFaculties's departments.")
+    assert ans.layer == "ontology" and f"{EX}OtherFaculties>" in ans.evidence[0].query, ans.trace[1].input
+    assert "School of Design" in ans.text

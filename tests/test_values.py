@@ -38,3 +38,19 @@ def test_a_word_inside_a_long_text_is_not_a_value_the_question_names():
     index = ValueIndex.from_select(select, vocab)
     assert index.matches("Which module must be passed before BIO3001?") == []
     assert {m.text for m in index.matches("Who teaches reef ecology?")} == {"reef ecology"}
+
+
+def test_a_value_written_in_the_plural_is_found():
+    """'the senior lecturers' names the stored value 'Senior Lecturer' (its last word singular)."""
+    vocab = Vocab.from_terms([(EX + "Person", "class", "", "", (), ()),
+                              (EX + "rank", "datatype", "", "", (EX + "Person",), ())])
+    rows = {"senior lecturer": 4, "reader": 1}
+
+    def select(query: str):
+        return [{"v": v, "n": str(n)} for v, n in rows.items()]
+
+    index = ValueIndex.from_select(select, vocab)
+    [m] = index.matches("Which senior lecturers teach harbour law?")
+    assert (m.text, m.exact, m.prop) == ("senior lecturers", True, "rank")
+    # not a plural of the value: at most a word inside it, never the value itself
+    assert not any(m.exact for m in index.matches("Which senior lectures are recorded?"))

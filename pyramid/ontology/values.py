@@ -7,7 +7,7 @@ instance.
 
 Indexed: every literal of a datatype property of the vocabulary that is not label-like (labels name
 instances: pyramid.ontology.labels) and not a URL, a number or a long text. A span matches exactly
-when its fold (pyramid.normalise.fold) equals a value's; a span of content words that only occurs
+when its fold (pyramid.normalise.fold) equals a value's, or would in the singular; a span of content words that only occurs
 inside values ("robots" in "humanoid robots") matches with `exact=False`, when nothing exact did.
 """
 
@@ -22,7 +22,7 @@ from pathlib import Path
 
 from pyramid.normalise import STOPWORDS, fold
 from pyramid.ontology.labels import LABEL_LIKE
-from pyramid.ontology.vocab import Vocab, local_name
+from pyramid.ontology.vocab import Vocab, local_name, word_forms
 
 Select = Callable[[str], Iterable[dict[str, str]]]
 MAX_VALUE_CHARS = 100   # longer literals are descriptions, not values a question names
@@ -120,6 +120,11 @@ class ValueIndex:
                         continue
                     key = " ".join(words)
                     props = self.values.get(key) if exact else self._inside(words)
+                    if not props and exact:  # a value in the plural ("assistant professors")
+                        key = next((k for k in sorted(f"{' '.join(words[:-1])} {w}".strip()
+                                                      for w in word_forms(words[-1]) - {words[-1]})
+                                    if k in self.values), key)
+                        props = self.values.get(key)
                     if not props or len(key) < MIN_CHARS:
                         continue
                     start, end = tokens[a][0], tokens[b - 1][1]
