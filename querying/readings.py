@@ -509,19 +509,21 @@ class ReadingPlanner:
                     continue
                 out += self._members(cls, [constraint], f"{{T}} {prop.words} X", 1, (a,))
             return out
+        def along(cls_iri: str, key: tuple[tuple[str, bool], ...], text: str, fit: float,
+                  mids: tuple[str, ...]) -> list[Reading]:
+            steps = [Step(property=prop, inverse=inverse) for prop, inverse in key]
+            return self._members(self.vocab.by_iri[cls_iri], [Constraint(path=steps, op="eq", values=list(a.iris))],
+                                 text, len(steps), (a,), fit=fit, mids=mids)
+
         paths = self._schema_paths(a) if near is None else self._data_paths(near)
         for (cls_iri, key), (text, fit, mids) in paths.items():
-            steps = [Step(property=prop, inverse=inverse) for prop, inverse in key]
-            out += self._members(self.vocab.by_iri[cls_iri], [Constraint(path=steps, op="eq", values=list(a.iris))],
-                                 text, len(steps), (a,), fit=fit, mids=mids)
+            out += along(cls_iri, key, text, fit, mids)
         if near is not None:
             # a step the schema allows but the data never takes from X: counted, it is a zero — "how many
             # subjects does X offer?" of a school that offers none is 0, not a count of something else
             for (cls_iri, key), (text, fit, mids) in self._schema_paths(a).items():
                 if len(key) == 1 and (cls_iri, key) not in paths:
-                    steps = [Step(property=prop, inverse=inverse) for prop, inverse in key]
-                    out += [r for r in self._members(self.vocab.by_iri[cls_iri], [Constraint(
-                        path=steps, op="eq", values=list(a.iris))], text, 1, (a,), fit=fit, mids=mids) if r.plan.count]
+                    out += [r for r in along(cls_iri, key, text, fit, mids) if r.plan.count]
         for cls_iri in a.classes:
             cls = self.vocab.get(cls_iri)
             if cls is None:
