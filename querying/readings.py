@@ -293,7 +293,10 @@ class ReadingPlanner:
         words = self._words_outside(question, out)
         by_span: dict[tuple[int, int], list[ValueMatch]] = {}
         cues = [m.span() for m in SUPERLATIVE.finditer(question)]  # "the largest number of": no value
-        for v in self.values.matches(question, skip=self._class_spans(question) + cues):
+        # a class word inside a name ("Department" of "Department of Computing") is the name's, and a
+        # value may hold the whole name ("head of the Department of Computing", a stored position)
+        classy = [(s, e) for s, e in self._class_spans(question) if not any(a <= s and e <= b for a, b in named)]
+        for v in self.values.matches(question, skip=classy + cues):
             inside = [(s, e) for s, e in named if v.start < e and s < v.end]
             # A value beside the names; a longer value around a name ("geospatial computer vision"
             # around a course "Computer Vision"); or a whole name that is also a value when the

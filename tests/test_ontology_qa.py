@@ -570,3 +570,14 @@ def test_a_one_word_name_with_a_possessive_is_found(polyu_ws, embedder):
     ans = answer_ontology(s, "Name OtherFaculties's departments.")
     assert ans.layer == "ontology" and f"{EX}OtherFaculties>" in ans.evidence[0].query, ans.trace[1].input
     assert "School of Design" in ans.text
+
+
+def test_a_stored_role_that_holds_a_unit_name_is_read_whole(polyu_ws, embedder):
+    # "head of the Department of Computing" is a stored position: the class word inside the unit's name
+    # belongs to the name, so the whole role is a value, not "head" beside a department
+    s = session(polyu_ws, embedder)
+    gold = {r["l"] for r in s.ontology.select_trusted(
+        f'SELECT ?l WHERE {{ ?s <{EX}has_position> "Head of the Department of Computing" ; <{LABEL}> ?l }}')}
+    ans = answer_ontology(s, "Which staff member is head of the Department of Computing?")
+    assert gold and ans.layer == "ontology" and f"{EX}has_position>" in ans.evidence[0].query, ans.trace[1].input
+    assert set(ans.text.split(" | ")) == gold
