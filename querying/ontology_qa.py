@@ -312,6 +312,8 @@ def _verdict(rows: list[dict[str, str]], plan: QueryPlan | None, options: list[s
     """(outcome, answered, selected options) from the rows and the `ontology.max_rows` rule."""
     if not rows or all(not r for r in rows):
         return "empty: not answered here", False, None
+    if plan is not None and plan.returns and not any(k.startswith("r") for r in rows for k in r):
+        return "empty: the asked attribute is not stored", False, None  # the subject found, its value not
     if plan is not None and plan.count:
         return next(iter(rows[0].values()), "0"), True, None
     answers = _group(rows)

@@ -531,9 +531,9 @@ class ReadingPlanner:
             cls = self.vocab.get(cls_iri)
             if cls is None:
                 continue
+            # every attribute the schema gives X's class, held or not: one X lacks ("the prerequisite
+            # of a subject that has none") is no answer, not another attribute's value
             for p in self.vocab.properties_of(cls_iri, "datatype"):
-                if near is not None and p.iri not in near.attributes:
-                    continue
                 plan = QueryPlan(target=cls.name, candidates=list(a.iris)[:50], returns=[p.name])
                 text, asks = _attribute_words(property_words(p))
                 out.append(Reading("attribute", plan, text, (a,), 1, None, asks=asks, prop=property_words(p),

@@ -581,3 +581,19 @@ def test_a_stored_role_that_holds_a_unit_name_is_read_whole(polyu_ws, embedder):
     ans = answer_ontology(s, "Which staff member is head of the Department of Computing?")
     assert gold and ans.layer == "ontology" and f"{EX}has_position>" in ans.evidence[0].query, ans.trace[1].input
     assert set(ans.text.split(" | ")) == gold
+
+
+@pytest.mark.parametrize("question,prop,subject,reading", [
+    ("COMP2011 requires which prerequisite?", "has_pre_requisite", "comp2011", "pre requisite"),
+    ("What degree does Prof. Daniel T.L. SHEK have?", "obtained_degree", "APSS14", "obtained what degree"),
+])
+def test_an_attribute_the_thing_lacks_is_no_answer_not_another_attribute(polyu_ws, embedder, question, prop, subject,
+                                                                         reading):
+    # the data holds no value of that attribute for this subject/person: the reading is still the
+    # attribute's (before, only attributes held were read, and the level / the department's subjects won)
+    s = session(polyu_ws, embedder)
+    assert gold_count(s, f"<{EX}{subject}> <{EX}{prop}> ?c") == 0
+    ans = answer_ontology(s, question)
+    plan = next(st for st in ans.trace if st.step == "ontology.plan")
+    assert ans.layer == "none" and "no answer" in ans.text, plan.input
+    assert reading in plan.input["readings"][0], plan.input
