@@ -59,6 +59,10 @@ class EmbeddingSettings(BaseModel):
                               "(excluded from pooling); empty = none")
     document_prompt: str = Field("", description="instruction put before documents; empty = none")
     cache: bool = Field(True, description="cache vectors on disk by text hash")
+    workers: int = Field(0, ge=0, description="processes for bulk embedding, one torch thread each; "
+                         "0 = one per CPU core, 1 = in this process only")
+    pool_above: int = Field(8000, ge=1, description="texts in one embedding call from which the worker "
+                            "processes are used (each takes ~5-9 s to start; they are kept for later calls)")
 
 
 class CorpusSettings(BaseModel):

@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import hashlib
 import importlib.metadata
-import os
 import threading
-from collections.abc import Callable, Sequence
+import warnings
+import weakref
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Literal
 
 import numpy as np
 
 from pyramid.config import EmbeddingSettings
+from pyramid.embed_pool import BrokenProcessPool, EncodePool, cores, encode, load_sentence_transformer
 from pyramid.errors import ConfigError
 from pyramid.minilm import NumpyBert
 from pyramid.sqlite import DisposableSQLite  # an unreadable cache file is set aside, not a traceback
@@ -84,6 +86,7 @@ class Embedder:
         self._model = None
         self._numpy: NumpyBert | None | bool = None  # None: not tried yet; False: this model cannot
         self._lock = threading.Lock()
+        self._pool: EncodePool | None | bool = None  # None: not started; False: given up (a worker died)
 
     @property
     def light(self) -> NumpyBert | None:
@@ -98,28 +101,45 @@ class Embedder:
     @property
     def model(self):
         if self._model is None:
-            # Switch the hub off before sentence-transformers/transformers import huggingface_hub.
-            os.environ.setdefault("HF_HUB_OFFLINE", "1")
-            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-            import transformers
-            from sentence_transformers import SentenceTransformer
             try:
-                from sentence_transformers.sentence_transformer.modules import Pooling
-            except ImportError:  # sentence-transformers < 6
-                from sentence_transformers.models import Pooling
-
-            transformers.utils.logging.disable_progress_bar()  # no "Loading weights" bar per load
-
-            try:
-                model = SentenceTransformer(self.path, device="cpu", local_files_only=True)
+                self._model = load_sentence_transformer(self.path, exclude_prompt=self._prompted)
             except (OSError, ValueError) as err:
                 raise ConfigError(f"cannot load embedding model {self.path}: {err}") from None
-            if self.cfg.query_prompt or self.cfg.document_prompt:
-                for module in model:
-                    if isinstance(module, Pooling):
-                        module.include_prompt = False  # INSTRUCTOR: the instruction is not pooled
-            self._model = model
         return self._model
+
+    @property
+    def _prompted(self) -> bool:
+        return bool(self.cfg.query_prompt or self.cfg.document_prompt)
+
+    def _pool_for(self, n: int) -> EncodePool | None:
+        """The worker processes for a call encoding `n` texts (started on the first large call and kept),
+        or None: in this process."""
+        workers = self.cfg.workers or cores()
+        if self._pool is False or workers < 2 or n < self.cfg.pool_above:
+            return None
+        if self._pool is None:
+            self._pool = EncodePool(self.path, exclude_prompt=self._prompted, workers=workers,
+                                    batch_size=self.cfg.batch_size)
+            weakref.finalize(self, self._pool.close)
+        return self._pool
+
+    def _encoded(self, slices: list[list[str]], prompt: str) -> Iterator[np.ndarray]:
+        """Each slice's vectors in order: through the worker processes for a large job, else here. A
+        pool whose worker died (killed, out of memory) is given up and the rest is encoded here."""
+        pool = self._pool_for(sum(map(len, slices)))
+        done = 0
+        if pool is not None:
+            try:
+                for vecs in pool.map(slices, prompt):
+                    yield vecs
+                    done += 1
+            except BrokenProcessPool as err:
+                warnings.warn(f"embedding worker processes failed ({err or 'a worker died'}); "
+                              "embedding the rest in this process", RuntimeWarning, stacklevel=2)
+                pool.close()
+                self._pool = False
+        for texts in slices[done:]:
+            yield self.encode_raw(texts, prompt)
 
     @property
     def tokenizer(self):
@@ -152,10 +172,7 @@ class Embedder:
         if len(texts) <= LIGHT_MAX_BATCH and not prompt and self._model is None and self.light is not None:
             return self.light.encode(list(texts))
         with self._lock:
-            vecs = self.model.encode(list(texts), batch_size=self.cfg.batch_size, prompt=prompt or None,
-                                     normalize_embeddings=True, convert_to_numpy=True,
-                                     show_progress_bar=False)
-        return np.ascontiguousarray(vecs, dtype=np.float32)
+            return encode(self.model, texts, prompt, self.cfg.batch_size)
 
     def embed(self, texts: Sequence[str], *, kind: Kind = "document", use_cache: bool = True,
               progress: Progress | None = None) -> np.ndarray:
@@ -183,9 +200,8 @@ class Embedder:
         for i in todo:
             first.setdefault(texts[i], i)
         unique = sorted(first.values(), key=lambda i: -len(texts[i]))
-        for start in range(0, len(unique), ENCODE_SLICE):
-            idx = unique[start:start + ENCODE_SLICE]
-            vecs = self.encode_raw([texts[i] for i in idx], prompt)
+        slices = [unique[start:start + ENCODE_SLICE] for start in range(0, len(unique), ENCODE_SLICE)]
+        for idx, vecs in zip(slices, self._encoded([[texts[i] for i in idx] for idx in slices], prompt)):
             out[idx] = vecs
             if cache:
                 cache.put_many([(keys[i], vecs[j].tobytes()) for j, i in enumerate(idx)])

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from pyramid import embeddings
 from pyramid.config import EmbeddingSettings
+from pyramid.embed_pool import BrokenProcessPool, EncodePool
 from pyramid.embeddings import Embedder
 
 
@@ -46,3 +49,72 @@ def test_instruction_prompt_is_excluded_from_pooling(embedder):
     np.testing.assert_allclose(got, expected, atol=1e-5)
     plain = embedder.embed_one(text, use_cache=False)
     assert float(plain @ got) < 0.999  # the instruction did change the vector
+
+
+# -- bulk embedding in worker processes (pyramid.embed_pool)
+_WORDS = ["harbour", "ledger", "orchard", "quarry", "lantern", "meadow", "ferry", "granary", "kiln", "mill"]
+BULK = [f"the {a} beside the {b}" for a in _WORDS for b in _WORDS[:4]] + ["the kiln beside the harbour"]
+
+
+def _fake_vectors(texts, prompt=""):
+    """Deterministic unit vectors per text (control-flow tests: which path ran, not the model)."""
+    out = np.array([[len(t), sum(map(ord, t)) % 97, 1.0] + [0.0] * 381 for t in texts], np.float32)
+    return out / np.linalg.norm(out, axis=1, keepdims=True)
+
+
+@pytest.mark.slow
+def test_bulk_embedding_in_worker_processes_gives_the_same_vectors(tmp_path, monkeypatch, embedder):
+    """Two real worker processes (one torch thread each) embed the slices of a large call: the
+    vectors are those of this process, in the input's order, repeats included, and cached."""
+    monkeypatch.setattr(embeddings, "ENCODE_SLICE", 7)  # several slices, so order across workers counts
+    pooled = Embedder(EmbeddingSettings(workers=2, pool_above=20), tmp_path / "pool.sqlite")
+    seen = []
+    got = pooled.embed(BULK, progress=seen.append)
+    assert isinstance(pooled._pool, EncodePool)
+    assert sum(seen) == len(BULK)
+    here = embedder.embed(BULK, use_cache=False)
+    np.testing.assert_allclose(got, here, atol=1e-6)
+    np.testing.assert_array_equal(got[-1], got[BULK.index("the kiln beside the harbour")])
+    again = Embedder(EmbeddingSettings(workers=2, pool_above=20), tmp_path / "pool.sqlite")
+    monkeypatch.setattr(again, "encode_raw", lambda t, p="": pytest.fail(f"embedded again: {t}"))
+    np.testing.assert_array_equal(again.embed(BULK), got)  # every slice reached the disk cache
+    assert again._pool is None  # nothing left to encode: no workers started
+
+
+def test_a_small_call_stays_in_this_process(monkeypatch):
+    monkeypatch.setattr(embeddings, "EncodePool", lambda *a, **k: pytest.fail("a pool was started"))
+    e = Embedder(EmbeddingSettings(workers=2, pool_above=len(BULK) + 1))
+    monkeypatch.setattr(e, "encode_raw", _fake_vectors)
+    np.testing.assert_array_equal(e.embed(BULK, use_cache=False), _fake_vectors(BULK))
+    one = Embedder(EmbeddingSettings(workers=1, pool_above=1))  # workers=1: never a pool
+    monkeypatch.setattr(one, "encode_raw", _fake_vectors)
+    np.testing.assert_array_equal(one.embed(BULK, use_cache=False), _fake_vectors(BULK))
+
+
+def test_a_dead_worker_is_given_up_and_the_rest_embedded_here(monkeypatch):
+    """Scripted pool: the first slice comes back, then a worker dies (as when the kernel kills it)."""
+    started = []
+
+    class DyingPool:
+        def __init__(self, *args, **kwargs):
+            started.append(kwargs)
+
+        def map(self, slices, prompt):
+            yield _fake_vectors(slices[0])
+            raise BrokenProcessPool("a worker was killed")
+
+        def close(self):
+            started.append("closed")
+
+    monkeypatch.setattr(embeddings, "EncodePool", DyingPool)
+    monkeypatch.setattr(embeddings, "ENCODE_SLICE", 5)
+    e = Embedder(EmbeddingSettings(workers=2, pool_above=10))
+    here = []
+    monkeypatch.setattr(e, "encode_raw", lambda t, p="": here.append(len(t)) or _fake_vectors(t))
+    with pytest.warns(RuntimeWarning, match="worker processes failed"):
+        got = e.embed(BULK, use_cache=False)
+    np.testing.assert_array_equal(got, _fake_vectors(BULK))
+    assert sum(here) == len(set(BULK)) - 5  # all but the slice the pool returned
+    assert started[-1] == "closed" and e._pool is False
+    e.embed(BULK[:12], use_cache=False)  # later large calls stay here: no second pool
+    assert len([s for s in started if s != "closed"]) == 1
