@@ -1,9 +1,9 @@
 """Importing existing instance data: split schema from instances, reconcile case-mismatched IRIs, report.
 
-`analyse(parsed, schema) -> Prepared` does all the work in memory, before anything is written, over
-the file's triples as N-Triples lines (rdfio.NTriples: LUBM(1)'s 154k triples in 0.3 s, where one
+`analyse(parsed, schema) -> Prepared` does the work in memory, before anything is written, over the
+file's triples as N-Triples lines (rdfio.NTriples: LUBM(1)'s 154k triples in 0.3 s, where one
 pyoxigraph object per triple took 0.8 s); `Prepared.instances` is that text, which the store
-bulk-loads in Rust:
+bulk-loads in Rust, while `describe(prepared, schema)` counts the report:
 
 * Schema statements in the file (class/property declarations, subClassOf, domain, range, restrictions
   and the lists they use) are separated from the instances. The layer decides what to do with them
@@ -108,7 +108,8 @@ class ImportReport:
 class Prepared:
     instances: NTriples
     schema_triples: list[ox.Triple]
-    report: ImportReport
+    report: ImportReport  # counted by `describe`
+    rows: list[list[str]] = field(default_factory=list)  # the instances as (s, p, o) terms
 
 
 # the vocabularies above as N-Triples terms: the analysis reads lines of text (rdfio.NTriples)
@@ -176,7 +177,8 @@ def _reconcile(triples: list[list[str]], report: ImportReport, short) -> list[li
 
 
 def analyse(parsed: RdfFile, schema: Schema) -> Prepared:
-    """Split, reconcile and count a parsed file (read with `read_rdf(..., as_text=True)`, or as quads)."""
+    """Split and reconcile a parsed file (read with `read_rdf(..., as_text=True)`, or as quads); the
+    counts are `describe`'s."""
     short = Schema((), prefixes={**parsed.prefixes, **schema.prefixes}).short
     text = parsed.ntriples if parsed.ntriples is not None else NTriples.from_triples(parsed.quads)
     report = ImportReport(source=str(parsed.path), triples_in_file=len(text))
@@ -187,9 +189,14 @@ def analyse(parsed: RdfFile, schema: Schema) -> Prepared:
     reconciled = _reconcile(instances, report, short)
     # the file's own lines when nothing was taken out or renamed (the common case for large files)
     text = NTriples(unique) if reconciled is split else NTriples([" ".join(t) for t in reconciled])
-    instances = reconciled
-    report.instance_triples = len(instances)
+    report.instance_triples = len(reconciled)
+    return Prepared(text, NTriples([" ".join(t) for t in schema_triples]).triples(), report, reconciled)
 
+
+def describe(prepared: Prepared, schema: Schema) -> ImportReport:
+    """Fill the report's counts (classes, properties, subjects, noise, what the schema lacks): apart
+    from `analyse` so that they can be made while the store writes the instances."""
+    report, instances = prepared.report, prepared.rows
     subjects = {t[0] for t in instances}
     types = [(s, o) for s, p, o in instances if p == _T_TYPE]
     typed = {s for s, _ in types}
@@ -215,4 +222,4 @@ def analyse(parsed: RdfFile, schema: Schema) -> Prepared:
     if schema.classes or schema.properties:
         known = set(schema.classes) | set(schema.properties) | {_LABEL, RDFS + "comment", OWL + "sameAs"}
         report.not_in_schema = sorted(i for i in [*report.classes, *report.properties] if i not in known)
-    return Prepared(text, NTriples([" ".join(t) for t in schema_triples]).triples(), report)
+    return report

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -39,7 +40,7 @@ import pyoxigraph as ox
 
 from pyramid.layers import BuildRequest, StepReport, timed_step
 from pyramid.ontology.backends import OntologyBackend, open_store
-from pyramid.ontology.importer import ImportReport, analyse
+from pyramid.ontology.importer import ImportReport, analyse, describe
 from pyramid.ontology.query_worker import QueryResult
 from pyramid.ontology.rdfio import STANDARD_PREFIXES, read_rdf, text_rows
 from pyramid.ontology.reasoner import materialise
@@ -185,7 +186,12 @@ class OntologyLayer:
             else:
                 report.schema_action = "none"
             task.advance()
-            info = self.store.replace_graph(import_graph(name), prepared.instances, source=str(path))
+            # Oxigraph parses and writes the text in Rust without the GIL: the report is counted meanwhile
+            with ThreadPoolExecutor(1) as pool:
+                written = pool.submit(self.store.replace_graph, import_graph(name), prepared.instances,
+                                      source=str(path))
+                describe(prepared, schema)
+                info = written.result()
             report.graph = info.name
             self._refresh_inferred()
             task.advance()
