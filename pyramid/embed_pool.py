@@ -2,10 +2,10 @@
 
 Why: on 2 cores, one process running MiniLM with torch's two intra-op threads spends a share of its
 time keeping the threads in step (a batch is only 32 short texts); two processes with one thread
-each, each on its own slices, embed 17–25% more texts per second here, with the same vectors to the
-bit (measured: `polyrag bench kg-import`, README *Scale*). Python threads do not give this (+5%:
-the GIL). A worker starts in ~5–9 s (torch and the model), so `Embedder` uses the pool only for calls
-with at least `embeddings.pool_above` texts, and keeps it for later calls.
+each, each on its own slices, take 26% less time for `polyrag bench kg-import` here, with the same
+vectors to the bit (README *Scale*). Python threads do not give this (+5%: the GIL). A worker
+starts in ~5–9 s (torch and the model), so `Embedder` uses the pool only for calls with at least
+`embeddings.pool_above` texts, and keeps it for later calls.
 
     pool = EncodePool(model_path, exclude_prompt=False, workers=2, batch_size=32)
     for vecs in pool.map([["a", "b"], ["c"]], prompt=""): ...   # in order
@@ -79,7 +79,8 @@ def _encode_in_worker(texts: list[str], prompt: str) -> np.ndarray:
 
 
 class EncodePool:
-    """`workers` processes, started now (spawned: a forked torch can hang), each loading the model."""
+    """Up to `workers` processes, spawned as work arrives (not forked: a forked torch can hang), each
+    loading the model once."""
 
     def __init__(self, path: str, *, exclude_prompt: bool, workers: int, batch_size: int) -> None:
         self._pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
