@@ -109,7 +109,7 @@ class Prepared:
     instances: NTriples
     schema_triples: list[ox.Triple]
     report: ImportReport  # counted by `describe`
-    rows: list[list[str]] = field(default_factory=list)  # the instances as (s, p, o) terms
+    rows: list[list[str]]  # the instances as (s, p, o) terms, for `describe`
 
 
 # the vocabularies above as N-Triples terms: the analysis reads lines of text (rdfio.NTriples)
