@@ -28,7 +28,8 @@ NEEDS_KG = ("k2rag", "k2rag-nosum")
 
 class WithoutDocs:
     """A text layer that never returns chunks of `excluded` documents: the index with those documents
-    removed, but for BM25's corpus statistics (a few hundred of thousands of passages move them little)."""
+    removed (`TextLayer.search(exclude=…)`: the keyword part normalised among the rest, as it would be
+    without them), but for BM25's corpus statistics (a few of hundreds of passages move them little)."""
 
     def __init__(self, inner: TextLayer, excluded: set[str]) -> None:
         self.inner, self.excluded = inner, excluded
@@ -37,10 +38,7 @@ class WithoutDocs:
         return getattr(self.inner, name)
 
     def search(self, query: str, *, k: int | None = None, lam: float | None = None, **kw: Any) -> list[Hit]:
-        k = k or self.inner.cfg.k
-        extra = sum(self.inner.docs.get(d, {}).get("chunks", 1) for d in self.excluded)
-        hits = self.inner.search(query, k=k + extra, lam=lam, **kw)
-        return [h for h in hits if h.chunk.doc_id not in self.excluded][:k]
+        return self.inner.search(query, k=k, lam=lam, exclude=self.excluded, **kw)
 
 
 def text_answerer(session: Session, mode: str, text: TextLayer | WithoutDocs | None = None) -> TextAnswerer:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Collection
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -262,6 +263,14 @@ class TextLayer:
         return report
 
     # ------------------------------------------------------------ reading
+    def _hidden(self, exclude: Collection[str]) -> np.ndarray | None:
+        """A mask of the chunks of the `exclude` documents (None when there are none)."""
+        if not exclude:
+            return None
+        excluded = set(exclude)
+        mask = np.fromiter((c.doc_id in excluded for c in self.chunks), dtype=bool, count=len(self.chunks))
+        return mask if mask.any() else None
+
     def _require(self) -> None:
         # Readers load once; a long-lived reader calls `load()` to pick up a newer generation.
         if self._loaded_gen is None:
@@ -295,26 +304,37 @@ class TextLayer:
         return np.unique(np.concatenate([near, keyword]).astype(np.int64))
 
     def search(self, query: str, *, k: int | None = None, lam: float | None = None,
-               query_vector: np.ndarray | None = None) -> list[Hit]:
-        """Top-k chunks by the hybrid score. Pass `query_vector` to skip embedding the query."""
+               query_vector: np.ndarray | None = None, exclude: Collection[str] = ()) -> list[Hit]:
+        """Top-k chunks by the hybrid score. Pass `query_vector` to skip embedding the query.
+        `exclude`: document ids whose chunks are left out as if they were not indexed — the keyword
+        part is normalised by the best BM25 among the rest (BM25's corpus statistics still count them)."""
         self._require()
-        k = min(k or self.cfg.k, len(self.chunks))
+        hidden = self._hidden(exclude)
+        k = min(k or self.cfg.k, len(self.chunks) - (int(hidden.sum()) if hidden is not None else 0))
+        if k <= 0:
+            return []
         lam = self.cfg.lam if lam is None else lam
         n = len(self.chunks)
         # Both components are always reported; only a keyword-only search skips embedding the query.
         dense = np.zeros(n, np.float32)
         sparse = self.sparse_scores(query)
+        if hidden is not None:
+            sparse[hidden] = 0.0
         top = float(sparse.max()) if n else 0.0
         sparse_norm = sparse / top if top > 0 else sparse
         pool = None  # every chunk; with an ANN graph, the candidates it and BM25 propose
         if lam > 0 or query_vector is not None:
             q = self.embedder.embed_one(query, kind="query") if query_vector is None else query_vector
             if self.graph is not None:
-                pool = self._candidates(q, sparse, k)
+                pool = self._candidates(q, sparse, k + (int(hidden.sum()) if hidden is not None else 0))
                 dense[pool] = self.matrix[pool] @ q
             else:
                 dense = np.dot(self.matrix, q)
         score = lam * dense + (1.0 - lam) * sparse_norm
+        if hidden is not None:
+            score[hidden] = -np.inf
+            if pool is not None:
+                pool = pool[~hidden[pool]]
         if pool is not None:
             idx = pool[np.argsort(-score[pool], kind="stable")[:k]]
         else:

@@ -128,6 +128,13 @@ def test_without_docs_hides_a_document_as_if_it_were_not_indexed(root, embedder)
     assert all(h.chunk.doc_id != "lighthouse" for h in hidden.search(Q_LAMP, k=4))
     a = TextAnswerer(hidden, s.llm, s.embedder, s.settings.query, s.meter).answer(Q_LAMP, mode="extractive")
     assert "lighthouse" not in cited_docs(a) and "22 nautical" not in a.text
+    # its keyword scores are those of an index without it: the best remaining chunk's is the top (1.0)
+    q = "Can visitors climb the lighthouse tower?"
+    keyword, other = sorted(s.text.search(q, k=2), key=lambda h: -h.sparse_norm)
+    assert {keyword.chunk.doc_id, other.chunk.doc_id} == {"lighthouse", "lighthouse-copy"}
+    assert keyword.sparse_norm == 1.0 > other.sparse_norm > 0
+    rest = WithoutDocs(s.text, {keyword.chunk.doc_id}).search(q, k=1)[0]
+    assert rest.chunk.doc_id == other.chunk.doc_id and rest.sparse_norm == pytest.approx(1.0)
 
 
 def test_a_fact_question_is_turned_round_into_the_start_of_its_answer():

@@ -51,6 +51,22 @@ def test_hybrid_score_is_lambda_mix_of_cosine_and_max_normalised_bm25(layer, emb
     assert max(h.sparse_norm for h in hits) == pytest.approx(1.0)
 
 
+def test_excluded_documents_are_scored_as_if_they_were_not_indexed(layer, embedder):
+    q = "Does a bond's price go down when interest rates go up?"
+    qv = embedder.embed_one(q)
+    assert layer.search(q, k=1, query_vector=qv)[0].chunk.doc_id == "fin"  # the keyword best, hidden below
+    hits = layer.search(q, k=5, lam=0.5, query_vector=qv, exclude={"fin", "nowhere"})
+    assert [h.chunk.doc_id for h in hits if h.chunk.doc_id == "fin"] == [] and len(hits) == 4
+    # the keyword part is normalised by the best BM25 among the documents left ("loan" shares
+    # "interest rate"), not by the hidden document's
+    bm = layer.sparse_scores(q)
+    rest = [i for i, c in enumerate(layer.chunks) if c.doc_id != "fin"]
+    assert max(h.sparse_norm for h in hits) == pytest.approx(1.0)
+    for h in hits:
+        assert h.score == pytest.approx(0.5 * h.dense + 0.5 * h.sparse / bm[rest].max(), abs=1e-5)
+    assert layer.search(q, exclude=[d.id for d in DOCS]) == []
+
+
 def test_keyword_only_and_semantic_only_rankings(layer):
     # λ=0: only documents containing a query term score above zero
     hits = layer.search("basil tomato", k=5, lam=0.0)
