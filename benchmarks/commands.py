@@ -60,7 +60,7 @@ def bench_fiqa_answers(data: Annotated[Path, typer.Option(help="FiQA directory")
     with RichProgress(err) as progress:
         fiqa_answers.run(data, out_dir, questions_file=questions, workspace=workspace, limit=limit, modes=chosen,
                          progress=progress)
-    out.print((out_dir / "fiqa-answers.md").read_text(encoding="utf-8"))
+    out.print((out_dir / f"{fiqa_answers.report_name(questions)}.md").read_text(encoding="utf-8"))
 
 
 @app.command("serve")

@@ -29,13 +29,25 @@ CANDIDATE_CHUNKS = 50  # chunks fetched per query before collapsing to documents
 
 
 def load_questions(path: Path) -> list[dict[str, Any]]:
+    """FiQA-style questions: one JSON object per line with "question" (text) and "gold_docids" (the
+    passages that answer it); "qid" and "gold_answers" are optional (see `fiqa_answers.with_gold_answers`)."""
     out = []
     for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if line.strip():
             try:
-                out.append(json.loads(line))
+                row = json.loads(line)
             except json.JSONDecodeError as err:
                 raise InputError(f"not valid JSON ({err.msg})", path=path, line=lineno) from None
+            if not isinstance(row, dict):
+                raise InputError("not a JSON object", path=path, line=lineno)
+            if not isinstance(row.get("question"), str) or not row["question"].strip():
+                raise InputError("missing or empty (the question's text)", path=path, line=lineno, field="question")
+            gold = row.get("gold_docids")
+            if not isinstance(gold, list) or not gold or not all(isinstance(d, str) for d in gold):
+                raise InputError("must be a non-empty list of passage ids", path=path, line=lineno,
+                                 field="gold_docids")
+            row.setdefault("qid", str(lineno))
+            out.append(row)
     return out
 
 

@@ -27,7 +27,8 @@ from benchmarks.metrics import abstention_rates, bleu
 from benchmarks.report import ignore_cache_dir, md_table, write_report
 from benchmarks.text_answers import NEEDS_KG, WithoutDocs, ask_mode, cited_docs, default_mode, unsupported_words
 from pyramid.config import SETTINGS_FILE, load_settings
-from pyramid.corpus import load_documents
+from pyramid.corpus import Document, load_documents
+from pyramid.errors import InputError
 from pyramid.progress import NullProgress, Progress
 from pyramid.session import Session
 from pyramid.workspace import Workspace
@@ -44,12 +45,30 @@ def support_of(ans: Any) -> float:
     raise ValueError("answer has no text.compose step")
 
 
-def open_workspace(root: Path, corpus: Path, progress: Progress) -> Workspace:
+def report_name(questions_file: Path | None) -> str:
+    """Another question file gets a report of its own beside the dev questions' (fiqa-answers-<stem>)."""
+    return NAME if questions_file is None or Path(questions_file).name == "questions_dev.jsonl" \
+        else f"{NAME}-{Path(questions_file).stem}"
+
+
+def with_gold_answers(questions: list[dict], docs: dict[str, str], path: Path) -> list[dict]:
+    """FiQA's gold answers are its gold passages' text: a question file that gives only the passages'
+    ids (our held-out questions: no corpus text copied out of the data directory) gets them here."""
+    for q in questions:
+        missing = [d for d in q["gold_docids"] if d not in docs]
+        if missing:
+            raise InputError(f"question {q['qid']}: no passage {', '.join(missing)} in the corpus", path=path,
+                             field="gold_docids")
+        q.setdefault("gold_answers", [docs[d] for d in q["gold_docids"]])
+    return questions
+
+
+def open_workspace(root: Path, corpus: list[Document], progress: Progress) -> Workspace:
     root = Path(root)
     ignore_cache_dir(root)
     ws = Workspace.open(root, create=True)
     session = Session(ws)
-    session.text.add_documents(load_documents(corpus, id_field="docid").documents, progress=progress)
+    session.text.add_documents(corpus, progress=progress)
     return ws
 
 
@@ -79,8 +98,9 @@ def run(data_dir: Path, out_dir: Path, *, questions_file: Path | None = None, wo
     progress = progress or NullProgress()
     data_dir = Path(data_dir)
     qpath = questions_file or data_dir / "questions_dev.jsonl"
-    questions = load_questions(qpath)[:limit]
-    ws = open_workspace(workspace or Path(out_dir) / ".cache" / "fiqa-answers-ws", data_dir / "corpus.jsonl",
+    corpus = load_documents(data_dir / "corpus.jsonl", id_field="docid").documents
+    questions = with_gold_answers(load_questions(qpath)[:limit], {d.id: d.text for d in corpus}, qpath)
+    ws = open_workspace(workspace or Path(out_dir) / ".cache" / "fiqa-answers-ws", corpus,
                         progress)
     session = Session(Workspace(ws.root, load_settings(ws.root / SETTINGS_FILE, llm={"cache": False})))
     results: dict[str, Any] = {}
@@ -123,7 +143,7 @@ def run(data_dir: Path, out_dir: Path, *, questions_file: Path | None = None, wo
                            "sweep": [abstention_rates(supports, removed, t) for t in SWEEP],
                            "support_answerable": _quartiles(supports), "support_removed": _quartiles(removed)},
             "per_question": per_question}
-    write_report(Path(out_dir), NAME, data, markdown(data))
+    write_report(Path(out_dir), report_name(questions_file), data, markdown(data))
     return data
 
 

@@ -8,10 +8,13 @@ from __future__ import annotations
 import pytest
 from conftest import run_cli
 
+from benchmarks.fiqa import load_questions
+from benchmarks.fiqa_answers import report_name, with_gold_answers
 from benchmarks.metrics import abstention_rates, bleu
 from benchmarks.text_answers import WithoutDocs, cited_docs
 from pyramid.config import load_settings
 from pyramid.corpus import Document
+from pyramid.errors import InputError
 from pyramid.llm.scripted import ScriptedProvider
 from pyramid.session import Session
 from pyramid.workspace import Workspace
@@ -213,6 +216,28 @@ def test_bleu_and_abstention_rates():
     assert 0 < bleu("the rye loaf rises on a starter", [ref], 2) < 1
     rates = abstention_rates([0.7, 0.6, 0.4, 0.8], [0.3, 0.45, 0.55], 0.5)
     assert rates == {"threshold": 0.5, "abstain_removed": pytest.approx(2 / 3), "abstain_answerable": 0.25}
+
+
+def test_a_question_file_gets_its_gold_answers_from_the_corpus_and_bad_lines_are_named(tmp_path):
+    good = tmp_path / "q.jsonl"
+    good.write_text('{"question": "How old is the rye starter?", "gold_docids": ["bakery"]}\n\n'
+                    '{"qid": "b", "question": "Is the bakery open on Mondays?", "gold_docids": ["bakery"], '
+                    '"gold_answers": ["No."]}\n', encoding="utf-8")
+    docs = {d.id: d.text for d in DOCS}
+    qs = with_gold_answers(load_questions(good), docs, good)
+    assert [q["qid"] for q in qs] == ["1", "b"]  # a missing qid is the line's number
+    assert qs[0]["gold_answers"] == [docs["bakery"]] and qs[1]["gold_answers"] == ["No."]
+    assert report_name(None) == "fiqa-answers" and report_name(good) == "fiqa-answers-q"
+    for line, field in (('{"gold_docids": ["bakery"]}', "question"), ('{"question": "Why?", "gold_docids": []}',
+                        "gold_docids"), ('{"question": "Why?", "gold_docids": "bakery"}', "gold_docids")):
+        bad = tmp_path / "bad.jsonl"
+        bad.write_text('{"question": "Fine?", "gold_docids": ["bakery"]}\n' + line + "\n", encoding="utf-8")
+        with pytest.raises(InputError) as err:
+            load_questions(bad)
+        assert (err.value.line, err.value.field) == (2, field)
+    unknown = [{"qid": "7", "question": "Why?", "gold_docids": ["bakery", "mill"]}]
+    with pytest.raises(InputError, match="question 7: no passage mill"):
+        with_gold_answers(unknown, docs, good)
 
 
 def test_ask_prints_citations_and_says_when_it_abstained(root, capsys, monkeypatch):
