@@ -178,7 +178,78 @@ def _dept_sentence(name: str, f: Facts) -> str:
     return f"The {name} is one of the units that make up the {fac}." if fac else f"The {name} welcomes you."
 
 
+# ------------------------------------------------------------------ a third set, written on 2026-11-26
+# and measured once before any change to the reader (`make-pages --layouts blind`)
+def _staff_questions(name: str, f: Facts) -> str:
+    # an FAQ-style profile: the headings are questions, the answers bare values
+    out = []
+    if pos := _all(f, "has_position"):
+        out += [f"What is {name}'s role?", "; ".join(pos)]
+    if units := _all(f, "works_for"):
+        out += ["Where can I find them?", "; ".join(units)]
+    if topics := _all(f, "has_research_interest"):
+        out += ["What do they work on?", " · ".join(topics)]
+    return "\n".join(out)
+
+
+def _staff_oneline(name: str, f: Facts) -> str:
+    # everything on one line, fields split by slashes
+    parts = [name]
+    if pos := _all(f, "has_position"):
+        parts.append("Rank: " + ", ".join(pos))
+    if units := _all(f, "works_for"):
+        parts.append("School/Dept: " + ", ".join(units))
+    if topics := _all(f, "has_research_interest"):
+        parts.append("Specialisms: " + ", ".join(topics))
+    return " // ".join(parts)
+
+
+def _staff_passive(name: str, f: Facts) -> str:
+    out = []
+    pos, units = _all(f, "has_position"), _all(f, "works_for")
+    if units:
+        who = f"{name}, {pos[0]}," if pos else name
+        out.append(f"Among the people of the {_and(units)} is {who} whose office is on campus.")
+    for p in pos[1 if units else 0:]:
+        out.append(f"{name} was appointed {p}.")
+    if topics := _all(f, "has_research_interest"):
+        out.append(f"Current projects by {name} deal with {_and(topics)}.")
+    return " ".join(out)
+
+
+def _subject_form(code: str, title: str, f: Facts) -> str:
+    # a subject description form: label and value split by a tab
+    rows = [("Subject Code", code), ("Subject Title", title), ("Credit Value", _one(f, "has_credit_value")),
+            ("Level", _one(f, "has_subject_level")), ("Home Department", _one(f, "offered_by"))]
+    return "SUBJECT DESCRIPTION FORM\n" + "\n".join(f"{k}\t{v}" for k, v in rows if v)
+
+
+def _subject_offered(code: str, title: str, f: Facts) -> str:
+    out = []
+    dept, credits, level = _one(f, "offered_by"), _one(f, "has_credit_value"), _one(f, "has_subject_level")
+    if dept:
+        out.append(f"Offered by the {dept}, {code} ({title}) is open to students of any programme.")
+    if credits:
+        out.append(f"Students who pass gain {credits} credits.")
+    if level:
+        out.append(f"Level: {level}.")
+    return " ".join(out)
+
+
+def _dept_headings(name: str, f: Facts) -> str:
+    fac = _one(f, "belongs_to")
+    return f"# {name}\n\n## Faculty\n{fac}" if fac else f"# {name}"
+
+
+def _dept_about(name: str, f: Facts) -> str:
+    fac = _one(f, "belongs_to")
+    return f"About us. The {name} sits inside the {fac} and serves students across the city." if fac \
+        else f"About us. The {name} serves students across the city."
+
+
 LAYOUTS = {"ours": (STAFF, SUBJECT, DEPT),
+           "blind": ([_staff_questions, _staff_oneline, _staff_passive], [_subject_form, _subject_offered],
+                     [_dept_headings, _dept_about]),
            "fresh": ([_staff_card, _staff_fronted, _staff_keyvalue], [_subject_inline, _subject_story],
                      [_dept_parent, _dept_sentence])}
 

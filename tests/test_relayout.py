@@ -15,7 +15,7 @@ SCORED = ("works_for", "offered_by", "belongs_to", "has_research_interest", "has
           "has_subject_title", "has_subject_level", "has_credit_value")
 
 
-@pytest.mark.parametrize("layouts", ["ours", "fresh"])
+@pytest.mark.parametrize("layouts", ["ours", "fresh", "blind"])
 def test_relaid_pages_keep_ids_state_the_facts_and_change_the_layout(shared_data, tmp_path, layouts):
     src = shared_data / "polyu_pages" / "pages_dev.jsonl"
     out = tmp_path / "pages.jsonl"
@@ -32,7 +32,7 @@ def test_relaid_pages_keep_ids_state_the_facts_and_change_the_layout(shared_data
         assert p["text"] != dev[p["id"]]["text"]
     # more than one layout per kind, and none of the dev pages' field labels
     shapes = {(p["text"].startswith("|"), "\n• " in p["text"], " | " in p["text"] and not p["text"].startswith("|"),
-               "\n" not in p["text"], " = " in p["text"]) for p in pages if p["id"].startswith("staff-")}
+               "\n" not in p["text"], " = " in p["text"], " // " in p["text"]) for p in pages if p["id"].startswith("staff-")}
     assert len(shapes) >= 3
     assert not any(line.startswith(("Name:", "Position:", "Department:", "Research Interests:"))
                    for p in pages for line in p["text"].splitlines())
