@@ -388,3 +388,68 @@ def test_only_a_fields_whole_value_is_learnt_from_a_linked_field(polyu):
     reader.learn_linked(pages, readings)
     learnt = {v for vs in reader.examples.values() for v in vs}
     assert "Principal Lecturer" in learnt and not learnt & {"tidal mapping", "sonar imaging", "kelp"}, learnt
+
+
+def test_tab_and_double_slash_separate_fields_as_a_colon_and_a_line_break_do(museum):
+    by_colon = facts(museum.read("Harbour at Dusk", "Made of: oil on canvas\nPainted in: 1889\n"
+                                                     "Hanging in: Gallery of Northern Light"))
+    # a table's rows copied as text: label, tab, value
+    by_tab = museum.read("Harbour at Dusk", "Made of\toil on canvas\nPainted in\t1889\nHanging in\tGallery of Northern Light")
+    # one line of parts: the name, then fields
+    by_slashes = museum.read("Harbour at Dusk", "Harbour at Dusk // Made of: oil on canvas // Painted in: 1889 // "
+                                                "Hanging in: Gallery of Northern Light")
+    assert by_colon["year_created"] == ["1889"] and by_colon["displayed_in"] == ["Gallery of Northern Light"]
+    assert facts(by_tab) == by_colon and facts(by_slashes) == by_colon
+    assert by_tab.cls == by_slashes.cls == MUSEUM + "Artwork"
+    # an address keeps its "//"
+    segs, _ = museum.segments("Harbour at Dusk", "Catalogue: https://museum.example/works/17")
+    assert [(s.context, s.value) for s in segs] == [("Catalogue", "https://museum.example/works/17")]
+
+
+def test_a_question_line_is_the_label_of_the_values_under_it_but_not_of_a_sentence(museum):
+    text = ("What is Harbour at Dusk made of?\noil on canvas\nWhich room shows it?\nGallery of Northern Light\n"
+            "When was it painted?\n1889")
+    segs, _ = museum.segments("Harbour at Dusk", text)
+    assert [(s.context, s.value, s.kind) for s in segs] == [
+        ("What is made of", "oil on canvas", "field"), ("Which room shows it", "Gallery of Northern Light", "field"),
+        ("When was it painted", "1889", "field")]
+    got = facts(museum.read("Harbour at Dusk", text))
+    assert got["displayed_in"] == ["Gallery of Northern Light"] and got["year_created"] == ["1889"]
+    # an FAQ whose answer is a sentence is prose: the question labels nothing
+    segs, sentences = museum.segments("Harbour at Dusk", "Why is it famous?\nIt was the first harbour scene shown "
+                                                         "in the city.")
+    assert all(s.kind == "prose" for s in segs) and len(sentences) == 2
+
+
+def test_a_property_whose_plain_values_are_numbers_takes_no_word(polyu):
+    """"Tier" is near the subjects' level in meaning, but the pages' plainly labelled levels are all
+    numbers: a word under "Tier" is no level (and no evidence that the page is a subject's)."""
+    subjects = [(f"MC{n}01 Tidal Mapping {n}", f"Subject code: MC{n}01\nSubject level: {n}\nCredits: 3")
+                for n in range(1, 7)]
+    reader = PageReader(polyu.vocab, polyu.embedder)
+    readings = reader.read_all([*subjects, ("Dr Wen-Li Haraldsen", "Tier: Senior Lecturer\n"
+                                                                    "Unit: Department of Marine Cartography")])
+    assert all(facts(r)["has_subject_level"] == [str(n)] for n, r in enumerate(readings[:6], 1))
+    assert "has_subject_level" not in facts(readings[6]) and readings[6].cls != EX + "COURSE"
+
+
+def test_a_title_without_what_every_name_of_a_class_carries_is_doubted_for_that_class(polyu):
+    """The pages teach that subjects are titled with a code and departments named with their class
+    word (every name given under a label naming the class carries it); a person's page whose only
+    typed value is a unit is then no department's nor subject's page, however its label leans
+    (works_for and belongs_to both take a department)."""
+    depts = [(f"Department of {w}", f"Faculty: Faculty of Ocean Studies\nAbout: teaching and research in {w.lower()}")
+             for w in ("Marine Cartography", "Tidal Physics", "Coastal Law", "Harbour Design", "Sea Ice Studies")]
+    subjects = [(f"MC{n}01 Tidal Mapping {n}", f"Subject code: MC{n}01\nSubject level: {n}\nCredits: 3")
+                for n in range(1, 7)]
+    # a label naming the class types its values whatever words they hold: all of them carry "Department"
+    staff = [(f"Dr {name}", f"Position: Lecturer\nHome department: {dept}") for name, (dept, _) in
+             zip(("Ann Vale", "Bo Lind", "Cai Rong", "Dag Moe", "Eir Sand"), depts)]
+    person = ("Dr Ottar Brekke", "Belongs to: Department of Tidal Physics")
+    reader = PageReader(polyu.vocab, polyu.embedder)
+    readings = reader.read_all([*depts, *subjects, *staff, person])
+    assert {"class word"} <= reader.title_shapes[EX + "DEPARTMENT"] and "code" in reader.title_shapes[EX + "COURSE"]
+    assert set(reader._shape_doubts("Dr Ottar Brekke")) >= {EX + "DEPARTMENT", EX + "COURSE"}
+    assert reader._shape_doubts("Department of Harbour Design") == [EX + "COURSE"]
+    assert [r.cls for r in readings[:5]] == [EX + "DEPARTMENT"] * 5
+    assert readings[-1].cls == EX + "STAFF" and facts(readings[-1])["works_for"] == ["Department of Tidal Physics"]

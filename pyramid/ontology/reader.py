@@ -4,9 +4,10 @@ ontology (instances) and the knowledge graph (triples) alike — one reading per
     reader = PageReader(vocab, embedder, titles=...)     # titles: every page title of the corpus
     reading = reader.read(title, text)                   # -> Reading(entity, cls, facts)
 
-1. **Segments.** "Label: value" lines (also "Label | value", "Label — value", a label line followed by
-   bullets, table rows) are fields; everything else is prose, cut into sentences. A sentence that opens
-   with "Label: …" is a field too.
+1. **Segments.** "Label: value" lines (also "Label | value", "Label — value", "Label = value", label, tab,
+   value, a label line followed by bullets, table rows, a short question over the lines that answer it)
+   are fields; " // " parts a line as a line break would; everything else is prose, cut into sentences.
+   A sentence that opens with "Label: …" is a field too.
 2. **Prose by a dependency parser** (spaCy's en_core_web_sm): in a sentence whose subject is the page's
    entity (its name, or a pronoun or "the department", "this subject" standing for it), every value the
    verb reaches — an object, the object of a preposition, a copula's complement, a number with its noun
@@ -19,7 +20,9 @@ ontology (instances) and the knowledge graph (triples) alike — one reading per
    `MIN_SIMILARITY`. Lists are split on ";", ",", "/" and "and" for properties that are not names,
    titles or codes, when every item is short.
 4. **The entity's class** is the one whose properties the page's facts fill most (the class a title
-   names breaks a tie); facts that do not fit it are dropped. Its name, title and code properties come
+   names breaks a tie); facts that do not fit it are dropped. What the corpus teaches weighs in: a class
+   whose every name carries its class word or a code doubts a title without it, and a property whose
+   plainest label holds numbers takes no word. Its name, title and code properties come
    from the title when the page states none ("COMP3423 Human Computer Interaction").
 """
 
@@ -47,6 +50,9 @@ MAX_EXAMPLES = 60
 TITLE_MARGIN = 0.5        # a page's facts settle its class when the best class leads every other by this
 MAX_TITLE_EXAMPLES = 300  # titles kept per class as examples of its names
 MIN_TITLE_EXAMPLES = 5
+SHAPE_SHARE = 0.95        # a shape this share of a class's example titles have, all its names have …
+SHAPE_PENALTY = 1.0       # … and a title without it loses a typed fact's worth of votes for the class
+MIN_SHAPE_EXAMPLES = 5    # values under a label before their shape (numbers or not) counts
 TITLE_NEIGHBOURS = 5      # a title's resemblance to a class: mean cosine to this many closest examples
 MIN_HEAD_COUNT = 2        # names sharing a head word this often, all of one class, make it the class's word
 DESCRIPTION = "description"  # what the page's free text (sentences stating no fact) is, for the schema
@@ -56,7 +62,14 @@ CARDINALS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}
 _ENTITY_LABELS = {"ORG", "FAC", "GPE", "LOC", "NORP", "PERSON"}  # NER kinds that name a thing
 LABEL_LIKE = re.compile(r"(^|[_\s])(name|title|code|label)$")
-_FIELD = re.compile(r"^\s*(?:[-•*·]\s*)?([^:|—–=\n]{1,60}?)\s*(?::|：|\s\|\s|\s[—–]\s|\s=\s)\s*(.*)$")
+# a label and its value: "Label: v", "Label | v", "Label — v", "Label = v", "Label<TAB>v" (a table's row
+# as text copied from a page)
+_FIELD = re.compile(r"^\s*(?:[-•*·]\s*)?([^:|—–=\t\n]{1,60}?)[^\S\t]*(?::|：|\s\|\s|\s[—–]\s|\s=\s|\t+)\s*(.*)$")
+# " // " splits a line into parts as a line break would ("X // Rank: … // Unit: …"); a URL's "//" has no spaces
+_PART_BREAK = re.compile(r"\s+//\s+")
+# a question over the line that answers it ("What is X's role?" / "Professor"): an FAQ's label
+MAX_QUESTION_WORDS = 12
+_QUESTION_VALUE_WORDS = 40
 _FIELD_AFTER_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z][\w ]{0,40}:\s)")
 # "Code: X, Title: Y, Credits: 3": several fields on one line, each label a short phrase before ":"
 _FIELD_AFTER_FIELD = re.compile(r",\s+(?=[A-Za-z][\w ]{0,40}:\s)")
@@ -111,6 +124,9 @@ class PageReader:
         self.examples: dict[str, list[str]] = {}  # datatype property → values fields gave it, learnt
         self._value_vec: dict[str, np.ndarray] = {}
         self.title_examples: dict[str, list[str]] = {}   # class → titles of pages surely of it, learnt
+        self.title_shapes: dict[str, set[str]] = {}      # class → what all those titles carry, learnt
+        self.numeric: set[str] = set()   # datatype properties whose plainest label's values are numbers, learnt
+        self.labelled: dict[str, set[str]] = {}  # class → names fields gave under a label naming it, learnt
         self._title_matrix: np.ndarray | None = None
         self.props = [p for p in vocab.properties if p.kind in ("object", "datatype")]
         self._class_words = {c.iri: {min(word_forms(w), key=len) for w in fold(c.words).split()}
@@ -228,6 +244,16 @@ class PageReader:
             if score - rival >= TITLE_MARGIN and len(bag) < MAX_TITLE_EXAMPLES:
                 bag.append(page.title)
         self.title_examples = {c: ts for c, ts in by_class.items() if len(ts) >= MIN_TITLE_EXAMPLES}
+        # what every name of a class carries: its class word ("Department of …"), a code ("AAE1001 …");
+        # a title without it hardly names a thing of that class (`_shape_doubts`). Learnt from the names
+        # fields give under a label naming the class ("Unit: …", whatever words the names hold) where
+        # there are enough, else from these titles — which rest on the pages' typing, a mistyped page's
+        # title included.
+        names: dict[str, list[str]] = {c: list(ts) for c, ts in self.title_examples.items()}
+        names.update({c: sorted(ns) for c, ns in self.labelled.items() if len(ns) >= MIN_TITLE_EXAMPLES})
+        self.title_shapes = {c: {shape for shape, has in _title_shapes(self._class_named, c).items()
+                                 if sum(map(has, ts)) >= SHAPE_SHARE * len(ts)}
+                             for c, ts in names.items()}
         texts = [t for ts in self.title_examples.values() for t in ts]
         self._title_matrix = self.embedder.embed(texts, kind="document") if texts else None
 
@@ -266,6 +292,7 @@ class PageReader:
           sentence states without a telling verb ("X is Associate Professor in …") is linked by
           what it resembles."""
         heads: dict[str, dict[str, set[str]]] = {}   # head word → class → the names seen
+        shapes: dict[str, dict[str, list[int]]] = {}  # property → label → [numbers, values] under it
         for page in pages:
             for seg in page.segments:
                 if seg.number:
@@ -277,16 +304,22 @@ class PageReader:
                     kind = self._class_word(item) or by_label
                     if kind:
                         self.known.setdefault(name_key(item), kind)
+                    if by_label:
+                        self.labelled.setdefault(by_label, set()).add(item)
                     head = _head_word(item)
                     if by_label and head and not self._class_word(item):
                         heads.setdefault(head, {}).setdefault(by_label, set()).add(name_key(item))
                 if seg.kind == "field":
                     prop = self._confident(seg.context)
                     if prop is not None:
+                        tally = shapes.setdefault(prop, {}).setdefault(seg.context, [0, 0])
+                        tally[0] += sum(bool(_NUMBER.match(x.strip())) for x in items)
+                        tally[1] += len(items)
                         bag = self.examples.setdefault(prop, [])
                         for item in items:
                             if len(bag) < MAX_EXAMPLES and item not in bag:
                                 bag.append(item)
+        self._learn_numeric(shapes)
         for head, names in heads.items():
             cls, seen = max(names.items(), key=lambda x: len(x[1]))
             if len(seen) >= MIN_HEAD_COUNT and len(seen) >= 0.8 * sum(map(len, names.values())):
@@ -309,6 +342,24 @@ class PageReader:
         if sims[best] >= CONFIDENT and sims[best] - second >= CONFIDENT_MARGIN and sims[best] >= nearest_object:
             return self.props[best].iri
         return None
+
+    def _learn_numeric(self, shapes: dict[str, dict[str, list[int]]]) -> None:
+        """A property whose plainest label (the nearest in meaning, with enough values) holds numbers
+        takes numbers only: a word is not one of its values, whatever its label's meaning ("Rank:
+        Professor" is no subject's level though "rank" means level), and is dropped from its examples."""
+        index = {p.iri: j for j, p in enumerate(self.props)}
+        for prop, labels in shapes.items():
+            counted = [(float(self._sims(label)[index[prop]]), n, total) for label, (n, total) in labels.items()
+                       if total >= MIN_SHAPE_EXAMPLES]
+            if counted and (best := max(counted))[1] >= SHAPE_SHARE * best[2]:
+                self.numeric.add(prop)
+                self.examples[prop] = [v for v in self.examples.get(prop, []) if _NUMBER.match(v.strip())]
+                for cached in ("_example_matrix", "_example_rows"):
+                    self.__dict__.pop(cached, None)
+
+    def _takes(self, p: Term, value: str) -> bool:
+        """The datatype property takes the value: by its declared range, then by its examples' shape."""
+        return _value_fits(p, value) and (p.iri not in self.numeric or bool(_NUMBER.match(value.strip())))
 
     @cached_property
     def _example_matrix(self) -> tuple[list[int], np.ndarray]:
@@ -397,7 +448,7 @@ class PageReader:
         left over: the description)."""
         out: list[Segment] = []
         prose: list[str] = []
-        lines = [ln.rstrip() for ln in text.splitlines()]
+        lines = [part.rstrip() for ln in text.splitlines() for part in _PART_BREAK.split(ln)]
         card = _card_block(lines)
         i = 0
         while i < len(lines):
@@ -414,6 +465,10 @@ class PageReader:
             cells = [c.strip() for c in line.strip("|").split("|")] if line.startswith("|") else []
             if cells and i < len(lines) and lines[i].strip().startswith("|") and set(lines[i].strip()) <= set("|-: "):
                 continue  # a table's header row (the rule line follows it): names the columns, states nothing
+            if (answer := _answer_below(line, lines, i)) is not None:
+                out.append(Segment(_question_label(line, title), answer[0], "field"))
+                i = answer[1]
+                continue
             field_ = self._field(line, title)
             if field_ is None and i < len(lines) and _BULLET.match(lines[i]) and _label_like(line) \
                     and not _FIELD.match(line) and not fold(line).startswith(fold(title)):
@@ -647,7 +702,7 @@ class PageReader:
                 # a name, title or code comes from a field under a label that plainly says so, or one
                 # that repeats the page's title (else from the title): "Expertise: organic synthesis" is
                 # not the entity's name
-                if p.kind == "datatype" and sims[j] >= MIN_SIMILARITY and _value_fits(p, item) and \
+                if p.kind == "datatype" and sims[j] >= MIN_SIMILARITY and self._takes(p, item) and \
                         not (_named(p) and (seg.kind == "prose" or (raw[j] < CONFIDENT and not in_title))):
                     value = seg.value if _named(p) and len(items) > 1 else item
                     options.append((float(sims[j]), ReadFact("", p.iri, value, False, "", seg.context)))
@@ -672,6 +727,9 @@ class PageReader:
         votes = self._fact_votes(options)
         for c, sim in self._title_votes(title).items():
             votes[c] += sim
+        for c in self._shape_doubts(title):
+            if c in votes:
+                votes[c] = max(0.0, votes[c] - SHAPE_PENALTY)
         # the title is the entity's name: which class's name property has values like it
         like = self._value_sims(title) if self.examples else np.zeros(len(self.props))
         for j, p in enumerate(self.props):
@@ -691,6 +749,11 @@ class PageReader:
         if named in top:
             return named
         return max(top, key=lambda c: len(self.vocab.ancestors(c)))  # the most specific
+
+    def _shape_doubts(self, title: str) -> list[str]:
+        """The classes whose every example title carries something this title lacks."""
+        return [c for c, shapes in self.title_shapes.items()
+                if any(not _title_shapes(self._class_named, c)[shape](title) for shape in shapes)]
 
     def _fact_votes(self, options: list[list[tuple[float, ReadFact]]]) -> dict[str, float]:
         votes: dict[str, float] = {}
@@ -794,6 +857,35 @@ def _relational(value: str, class_word) -> bool:
 def _name_like(title: str) -> bool:
     """A title that can be a name: short, no address in it."""
     return len(title.split()) <= MAX_ITEM_WORDS and "://" not in title and "www." not in title
+
+
+def _title_shapes(class_named: Callable[[str], str | None], cls: str) -> dict[str, Callable[[str], bool]]:
+    """Tests of a title's shape that a class's names may all pass: named with the class's word, a code."""
+    return {"class word": lambda t: class_named(t) == cls, "code": lambda t: bool(codes_in(t))}
+
+
+def _answer_below(line: str, lines: list[str], i: int) -> tuple[str, int] | None:
+    """(the answer, the index after it) when `line` is a short question and the lines from `i` up to
+    the next question or blank line answer it with values, not sentences; else None."""
+    if not line.endswith("?") or len(line.split()) > MAX_QUESTION_WORDS:
+        return None
+    values = []
+    while i < len(lines) and lines[i].strip() and not lines[i].strip().endswith("?"):
+        values.append(lines[i].strip())
+        i += 1
+    if not values or any(v.endswith(".") or len(v.split()) > _QUESTION_VALUE_WORDS for v in values):
+        return None
+    items = [m.group(1).strip() if (m := _BULLET.match(v)) else v for v in values]
+    return "; ".join(items), i
+
+
+def _question_label(question: str, title: str) -> str:
+    """What a question asks, as a label: the page's name and a possessive taken out ("What is Dr X's
+    role?" → "What is role")."""
+    text = question.rstrip("?").strip()
+    if title:
+        text = re.sub(re.escape(title) + r"(?:['’]s)?", " ", text, flags=re.IGNORECASE)
+    return " ".join(text.split()) or question
 
 
 def _label_like(text: str) -> bool:
