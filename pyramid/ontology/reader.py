@@ -50,7 +50,7 @@ MAX_EXAMPLES = 60
 TITLE_MARGIN = 0.5        # a page's facts settle its class when the best class leads every other by this
 MAX_TITLE_EXAMPLES = 300  # titles kept per class as examples of its names
 MIN_TITLE_EXAMPLES = 5
-SHAPE_SHARE = 0.95        # a shape this share of a class's example titles have, all its names have …
+SHAPE_SHARE = 0.85        # a shape this share of a class's learnt names have, its names have …
 SHAPE_PENALTY = 1.0       # … and a title without it loses a typed fact's worth of votes for the class
 MIN_SHAPE_EXAMPLES = 5    # values under a label before their shape (numbers or not) counts
 TITLE_NEIGHBOURS = 5      # a title's resemblance to a class: mean cosine to this many closest examples
@@ -124,7 +124,7 @@ class PageReader:
         self.examples: dict[str, list[str]] = {}  # datatype property → values fields gave it, learnt
         self._value_vec: dict[str, np.ndarray] = {}
         self.title_examples: dict[str, list[str]] = {}   # class → titles of pages surely of it, learnt
-        self.title_shapes: dict[str, set[str]] = {}      # class → what all those titles carry, learnt
+        self.title_shapes: dict[str, set[str]] = {}      # class → what all its names carry, learnt
         self.numeric: set[str] = set()   # datatype properties whose plainest label's values are numbers, learnt
         self.labelled: dict[str, set[str]] = {}  # class → names fields gave under a label naming it, learnt
         self._title_matrix: np.ndarray | None = None
@@ -246,12 +246,12 @@ class PageReader:
         self.title_examples = {c: ts for c, ts in by_class.items() if len(ts) >= MIN_TITLE_EXAMPLES}
         # what every name of a class carries: its class word ("Department of …"), a code ("AAE1001 …");
         # a title without it hardly names a thing of that class (`_shape_doubts`). Learnt from the names
-        # fields give under a label naming the class ("Unit: …", whatever words the names hold) where
+        # fields give under a label naming the class ("Home department: …", whatever words they hold) where
         # there are enough, else from these titles — which rest on the pages' typing, a mistyped page's
         # title included.
         names: dict[str, list[str]] = {c: list(ts) for c, ts in self.title_examples.items()}
         names.update({c: sorted(ns) for c, ns in self.labelled.items() if len(ns) >= MIN_TITLE_EXAMPLES})
-        self.title_shapes = {c: {shape for shape, has in _title_shapes(self._class_named, c).items()
+        self.title_shapes = {c: {shape for shape, has in _title_shapes(self._family_word(c), c).items()
                                  if sum(map(has, ts)) >= SHAPE_SHARE * len(ts)}
                              for c, ts in names.items()}
         texts = [t for ts in self.title_examples.values() for t in ts]
@@ -751,9 +751,23 @@ class PageReader:
         return max(top, key=lambda c: len(self.vocab.ancestors(c)))  # the most specific
 
     def _shape_doubts(self, title: str) -> list[str]:
-        """The classes whose every example title carries something this title lacks."""
+        """The classes whose every learnt name carries something this title lacks."""
         return [c for c, shapes in self.title_shapes.items()
-                if any(not _title_shapes(self._class_named, c)[shape](title) for shape in shapes)]
+                if any(not _title_shapes(self._family_word(c), c)[shape](title) for shape in shapes)]
+
+    def _word_of(self, text: str) -> str | None:
+        """The class a name's words say: a class word, or a head word the corpus taught ("School of …").
+        Not the names remembered with their class (`known`): a name typed by its label would then carry
+        its class "by its words" whatever they are."""
+        return self._class_word(text) or self.heads.get(_head_word(text))
+
+    def _family_word(self, cls: str) -> Callable[[str], str | None]:
+        """`_word_of`, where a word of a class of the same family ("Faculty of …" for a department:
+        DEPARTMENT is a kind of FACULTY) counts as the class's own."""
+        def word(text: str) -> str | None:
+            c = self._word_of(text)
+            return cls if c is not None and self.vocab.compatible(c, cls) else c
+        return word
 
     def _fact_votes(self, options: list[list[tuple[float, ReadFact]]]) -> dict[str, float]:
         votes: dict[str, float] = {}
