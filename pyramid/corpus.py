@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pyramid.errors import Hint, InputError
+from pyramid.markup import html_to_text, looks_like_html
 
 Format = Literal["auto", "jsonl", "csv", "dir", "text"]
 ID_FIELDS = ("id", "docid", "doc_id", "_id")  # tried in order when no id field is named
-TEXT_SUFFIXES = (".txt", ".md")
+TEXT_SUFFIXES = (".txt", ".md", ".html", ".htm")
 # Control characters and line/paragraph separators: an id holding one breaks every line-based store
 # and file the layers write (the KG step failed on a newline after the text layer was committed).
 _BAD_ID_CHAR = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -125,6 +126,10 @@ class _Collector:
     def add(self, doc_id: str, text: str, metadata: dict[str, Any], line: int | None,
             id_field: str | None = None) -> None:
         check_doc_id(doc_id, self.path, line, id_field)
+        if looks_like_html(text):  # a saved web page: its text, laid out line by line (pyramid.markup)
+            text, title = html_to_text(text)
+            if title and not metadata.get("title"):
+                metadata = {**metadata, "title": title}
         if not text.strip():
             self.result.skipped_empty.append(doc_id)
             self.result.skipped_lines.append(line)

@@ -188,6 +188,9 @@ def test_learning_types_a_name_seen_only_in_prose(polyu):
     ("a; b, c; d", ["a", "b, c", "d"]),
     ("rivers, lakes and deltas", ["rivers", "lakes", "deltas"]),
     ("maps / charts", ["maps", "charts"]),
+    # spaced middle dots or bullets part an inline list; its items may hold commas
+    ("reef surveys · tides, currents and swell · ice charts", ["reef surveys", "tides, currents and swell", "ice charts"]),
+    ("glazes • kilns", ["glazes", "kilns"]),
 ])
 def test_list_items(value, items):
     assert _is_list(value) and _items(value) == items
@@ -453,3 +456,89 @@ def test_a_title_without_what_every_name_of_a_class_carries_is_doubted_for_that_
     assert reader._shape_doubts("Department of Harbour Design") == [EX + "COURSE"]
     assert [r.cls for r in readings[:5]] == [EX + "DEPARTMENT"] * 5
     assert readings[-1].cls == EX + "STAFF" and facts(readings[-1])["works_for"] == ["Department of Tidal Physics"]
+
+
+def test_a_long_dotted_list_under_a_question_is_its_answer(museum):
+    """A question over one long line of short items split by dots: values, however many words the
+    line runs to (a line of prose that long stays prose)."""
+    styles = ["fauvism", "cubism", "orphism", "vorticism", "rayonism", "suprematism", "constructivism",
+              "de stijl", "purism", "precisionism", "surrealism", "magic realism", "art deco", "social realism",
+              "abstract expressionism", "colour field painting", "hard-edge painting", "op art", "pop art",
+              "minimalism", "land art"]
+    line = " · ".join(styles)
+    assert len(line.split()) > 25
+    segs, _ = museum.segments("Vera Osk", f"Which movements did Vera Osk belong to?\n{line}")
+    assert [(s.kind, s.value) for s in segs] == [("field", line)]
+    got = facts(museum.read("Vera Osk", f"Which movements did Vera Osk belong to?\n{line}"))
+    assert sorted(got["movement"]) == sorted(styles)
+    # a long sentence under a question is still prose
+    prose = ("Vera Osk moved between many circles of painters over her long life, and the critics who "
+             "followed her never agreed on a single name for what she did, though several of them tried "
+             "hard to find one in their reviews of her shows in the northern cities")
+    segs, _ = museum.segments("Vera Osk", f"Which movements did she belong to?\n{prose}")
+    assert all(s.kind == "prose" for s in segs)
+
+
+def test_a_thing_of_the_entitys_stands_for_it_as_a_subject(polyu):
+    """"Current projects by X deal with a, b and c" and "Her studies concern …": the subject is a thing
+    of the page's entity, so what the verb reaches is said of the entity (here: research interests)."""
+    for text in ("Position: Lecturer\nRecent projects by Dr Wen-Li Haraldsen deal with tidal mapping, sonar "
+                 "imaging and coastal erosion.",
+                 "Position: Lecturer\nHer projects deal with tidal mapping, sonar imaging and coastal erosion."):
+        r = polyu.read("Dr Wen-Li Haraldsen", text)
+        assert r.cls == EX + "STAFF"
+        assert sorted(facts(r).get("has_research_interest", [])) == ["coastal erosion", "sonar imaging",
+                                                                     "tidal mapping"], text
+    # a named someone else's projects are not the entity's
+    got = facts(polyu.read("Dr Wen-Li Haraldsen", "Position: Lecturer\nProjects by Ola Berg deal with tidal mapping."))
+    assert "has_research_interest" not in got
+
+
+def test_labels_on_their_own_lines_over_their_values(museum, polyu):
+    """A definition list or a two-column table flattened to text: label line, value line, label line, …"""
+    text = "Harbour at Dusk\nMedium\noil on canvas\nYear created\n1889\nGallery\nGallery of Northern Light"
+    segs, _ = museum.segments("Harbour at Dusk", text)
+    assert [(s.kind, s.context, s.value) for s in segs] == [
+        ("field", "Medium", "oil on canvas"), ("field", "Year created", "1889"),
+        ("field", "Gallery", "Gallery of Northern Light")]
+    got = facts(museum.read("Harbour at Dusk", text))
+    assert got["medium"] == ["oil on canvas"] and got["year_created"] == ["1889"]
+    assert got["displayed_in"] == ["Gallery of Northern Light"]
+    # a label that ends with a colon needs no partner to be one
+    segs, _ = museum.segments("Harbour at Dusk", "Made of:\nbronze and gilt")
+    assert [(s.kind, s.context, s.value) for s in segs] == [("field", "Made of", "bronze and gilt")]
+    # a field line is no label of the line under it
+    segs, _ = museum.segments("Harbour at Dusk", "Medium: oil on canvas\nYear: 1889\nPainted from a rowing boat "
+                                                 "in the harbour at dusk.")
+    assert ("field", "Medium", "oil on canvas") in [(s.kind, s.context, s.value) for s in segs]
+    assert not any(s.context.startswith(("Medium:", "Year:")) for s in segs)
+    # a card's lines are values, not labels: one line that could read as a label pairs with nothing
+    segs, _ = polyu.segments("Dr Wen-Li Haraldsen", "Dr Wen-Li Haraldsen\nAssociate Professor\n"
+                                                    "Department of Marine Cartography")
+    assert [s.value for s in segs] == ["Associate Professor", "Department of Marine Cartography"]
+    assert all(s.kind == "prose" for s in segs)
+
+
+def test_a_spaced_hyphen_parts_a_label_from_its_value(museum):
+    got = facts(museum.read("Harbour at Dusk", "Made of - oil on canvas\nPainted in - 1889\n"
+                                                "Hanging in - Gallery of Northern Light"))
+    assert got["medium"] == ["oil on canvas"] and got["year_created"] == ["1889"]
+    assert got["displayed_in"] == ["Gallery of Northern Light"]
+    # a place with its country, or a code with its name, is no field
+    for line in ("Bergen - Norway", "MC101 - Charts of the North Sea"):
+        assert museum._field(line, "Harbour at Dusk") is None
+
+
+def test_a_saved_web_page_is_read_like_any_other(polyu):
+    from pyramid.markup import html_to_text
+
+    page = ("<html><head><title>People | Ocean College</title></head><body><h1>Dr Wen-Li Haraldsen</h1>"
+            "<dl><dt>Academic rank</dt><dd>Associate Professor</dd><dt>Department</dt>"
+            "<dd>Department of Marine Cartography</dd><dt>Research interests</dt>"
+            "<dd>tidal mapping, sonar imaging</dd></dl></body></html>")
+    text, title = html_to_text(page)
+    r = polyu.read(title, text)
+    got = facts(r)
+    assert title == "Dr Wen-Li Haraldsen" and r.cls == EX + "STAFF"
+    assert got["works_for"] == ["Department of Marine Cartography"]
+    assert sorted(got["has_research_interest"]) == ["sonar imaging", "tidal mapping"]

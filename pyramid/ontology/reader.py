@@ -66,6 +66,7 @@ LABEL_LIKE = re.compile(r"(^|[_\s])(name|title|code|label)$")
 # as text copied from a page)
 _FIELD = re.compile(r"^\s*(?:[-•*·]\s*)?([^:|—–=\t\n]{1,60}?)[^\S\t]*(?::|：|\s\|\s|\s[—–]\s|\s=\s|\t+)\s*(.*)$")
 # " // " splits a line into parts as a line break would ("X // Rank: … // Unit: …"); a URL's "//" has no spaces
+_DASH_FIELD = re.compile(r"^\s*(?:[-•*·]\s+)?([^:|—–=\t\n\d]{1,60}?)\s+-\s+(\S.*)$")
 _PART_BREAK = re.compile(r"\s+//\s+")
 # a question over the line that answers it ("What is X's role?" / "Professor"): an FAQ's label
 MAX_QUESTION_WORDS = 12
@@ -75,6 +76,7 @@ _FIELD_AFTER_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z][\w ]{0,40}:\s)")
 _FIELD_AFTER_FIELD = re.compile(r",\s+(?=[A-Za-z][\w ]{0,40}:\s)")
 MIN_INLINE_FIELDS = 3     # fewer is more likely a list whose item holds a colon ("Finance: Pricing")
 _BULLET = re.compile(r"^\s*[-•*·]\s+(.+)$")
+_DOT_LIST = re.compile(r"\s+[·•]\s+")  # items between spaced dots or bullets: "a · b · c"
 _PRONOUNS = {"it", "he", "she", "they", "this", "its", "his", "her", "their"}
 _NAME_PREPS = {"of", "for", "and", "de"}  # prepositions inside names: "Faculty of Science", "Centre for …"
 
@@ -449,14 +451,19 @@ class PageReader:
         out: list[Segment] = []
         prose: list[str] = []
         lines = [part.rstrip() for ln in text.splitlines() for part in _PART_BREAK.split(ln)]
-        card = _card_block(lines)
+        below = self._labels_above_values(lines, title)
+        card = _card_block(lines) - set(below) - set(below.values())
         i = 0
         while i < len(lines):
             line = lines[i].strip()
             i += 1
             if not line or set(line) <= set("|-: "):
                 continue
-            if i - 1 in card:
+            if i - 1 in below:  # a label on its own line, its value on the next
+                out.append(Segment(line.rstrip(":："), lines[below[i - 1]].strip(), "field"))
+                i = below[i - 1] + 1
+                continue
+            if i - 1 in card and not (_DASH_FIELD.match(line) and self._field(line, title)):
                 # a line of a card ("Dr Ann Lee / Associate Professor / School of Design"): a value on
                 # its own, said as what the entity is — never run together with the next line as prose
                 if fold(line) != fold(title) and strip_titles(line) != strip_titles(title):
@@ -503,6 +510,41 @@ class PageReader:
                 out += self._sentence(sent, title, n)
         return out, sentences
 
+    def _labels_above_values(self, lines: list[str], title: str) -> dict[int, int]:
+        """{label line: value line} for labels written on a line of their own over their value (a
+        definition list or a two-column table flattened to text: "Position" / "Professor" / "Unit" / …).
+        A label line ends with a colon, or plainly means a property, or is a class's word alone; bare
+        ones count only two or more in a run of lines, alternating with their values, since a card's
+        single line ("Associate Professor") can look like a label too."""
+        pairs: dict[int, int] = {}
+        run: dict[int, int] = {}
+        i = 0
+        while i <= len(lines):
+            line = lines[i].strip() if i < len(lines) else ""
+            nxt = lines[i + 1].strip() if i + 1 < len(lines) else ""
+            if line and nxt and self._label_line(line, title) and not self._label_line(nxt, title) \
+                    and not _BULLET.match(nxt) and not _FIELD.match(nxt) and not nxt.endswith("?"):
+                run[i] = i + 1
+                i += 2
+                continue
+            if not line or i == len(lines) or i - 1 not in run.values():
+                # the run ends: keep its pairs if there are two, or the labels that say they are labels
+                pairs.update({k: v for k, v in run.items() if len(run) >= 2 or lines[k].strip().endswith((":", "："))})
+                run = {}
+            i += 1
+        return pairs
+
+    def _label_line(self, line: str, title: str) -> bool:
+        bare = line.rstrip(":：").strip()
+        if not _label_like(bare) or fold(bare) == fold(title) or _NUMBER.match(bare) or \
+                ((m := _FIELD.match(line)) and m.group(2).strip()) or _DASH_FIELD.match(line):
+            return False  # a field already ("Name: X"): a label and its value on one line
+        if line.endswith((":", "：")):
+            return True
+        only_class_words = bool(self._class_word(bare)) and \
+            {min(word_forms(w), key=len) for w in fold(bare).split()} <= set().union(*self._class_words.values())
+        return only_class_words or (not self._names_thing(bare) and float(self._sims(bare).max()) >= CONFIDENT)
+
     def _fields_in(self, line: str, title: str) -> list[tuple[str, str]]:
         """The fields of a line that holds several ("Code: X, Title: Y, Level: 2"), when every piece
         between the commas is a field with a value and none is a ";" list; else none."""
@@ -517,6 +559,12 @@ class PageReader:
             return None  # the line opens with the page's name ("AF3S01 Service-Learning: Financial …")
         m = _FIELD.match(line)
         if m and _label_like(m.group(1)) and not _sentence_start(m.group(1), title):
+            return m.group(1).strip(), m.group(2).strip()
+        # "Position - Professor": a spaced hyphen parts a label from its value when the left side reads as a
+        # label (no digits, near some property's meaning) — "Hong Kong - China" or "AAE1001 - …" are not fields
+        m = _DASH_FIELD.match(line)
+        if m and _label_like(m.group(1)) and not _sentence_start(m.group(1), title) and \
+                float(self._sims(m.group(1)).max()) >= MIN_SIMILARITY:
             return m.group(1).strip(), m.group(2).strip()
         return None
 
@@ -540,7 +588,11 @@ class PageReader:
         if codes_in(span.text) and words <= key:
             return True  # the entity's code alone stands for it ("AAE1002 carries 3 credits")
         determined = any(t.dep_ == "det" and t.lower_ in ("the", "this", "that") for t in span)
-        return subject.pos_ == "NOUN" and determined and not any(t.pos_ == "PROPN" for t in span)
+        # or a thing of the entity's: "its projects", "current projects by X" (X stood in by a pronoun)
+        owned = any(c.dep_ == "poss" and c.pos_ == "PRON" or
+                    c.dep_ == "prep" and any(o.dep_ == "pobj" and o.pos_ == "PRON" for o in c.children)
+                    for c in subject.children)
+        return subject.pos_ == "NOUN" and (determined or owned) and not any(t.pos_ == "PROPN" for t in span)
 
     def _sentence(self, sent, title: str, n: int) -> list[Segment]:
         """What a sentence about the page's entity states: every value its verb reaches (an object, a
@@ -558,7 +610,7 @@ class PageReader:
             # "X spans a; b; c": one list value from the first object to the end (the parser hangs the
             # items anywhere: objects, conjuncts of the verb, appositions of the subject)
             context = " ".join(w.text for w in _path(listed[0], root) if w.pos_ in ("VERB", "AUX", "ADP")) or root.text
-            if subjects and subjects[0].pos_ == "NOUN" and any(c.dep_ == "prep" for c in subjects[0].children):
+            if subjects and _said_through(subjects[0]):
                 context = f"{subjects[0].text} {context}"
             out.append(Segment(context, listed.text.strip(" ,."), "prose", sentence=n))
             taken.update(t.i for t in listed)
@@ -591,7 +643,7 @@ class PageReader:
                 else:
                     context = " ".join(w.text for w in _path(tok, root) if w.pos_ in ("VERB", "AUX", "ADP")) or \
                         " ".join(w.text for w in _path(tok, root))
-                    if subjects and subjects[0].pos_ == "NOUN" and any(c.dep_ == "prep" for c in subjects[0].children):
+                    if subjects and _said_through(subjects[0]):
                         # "The research of X spans …": the noun the entity is said through is what is stated
                         context = f"{subjects[0].text} {context}"
                 mention = any(e.start <= tok.i < e.end and e.label_ in _ENTITY_LABELS for e in sent.ents)
@@ -887,7 +939,9 @@ def _answer_below(line: str, lines: list[str], i: int) -> tuple[str, int] | None
     while i < len(lines) and lines[i].strip() and not lines[i].strip().endswith("?"):
         values.append(lines[i].strip())
         i += 1
-    if not values or any(v.endswith(".") or len(v.split()) > _QUESTION_VALUE_WORDS for v in values):
+    # a long line is a sentence unless it is a list of mostly short items ("a · b · c …" runs long)
+    if not values or any(v.endswith(".") or (len(v.split()) > _QUESTION_VALUE_WORDS and not _short_items(v))
+                         for v in values):
         return None
     items = [m.group(1).strip() if (m := _BULLET.match(v)) else v for v in values]
     return "; ".join(items), i
@@ -922,15 +976,24 @@ def _is_list(value: str) -> bool:
         return False
     lengths = sorted(len(x.split()) for x in items)
     short = len(items) >= 4 and lengths[len(lengths) // 2] <= MAX_ITEM_WORDS // 2  # a long list, one item long
-    return ";" in value or lengths[-1] <= MAX_ITEM_WORDS or short
+    return ";" in value or bool(_DOT_LIST.search(value)) or lengths[-1] <= MAX_ITEM_WORDS or short
+
+
+def _short_items(value: str) -> bool:
+    """A list whose typical (median) item is a few words: values, however long the line."""
+    lengths = sorted(len(x.split()) for x in _items(value))
+    return len(lengths) >= 2 and lengths[len(lengths) // 2] <= MAX_ITEM_WORDS
 
 
 def _items(value: str) -> list[str]:
-    """A list's items: split on ";" when there is one (items may hold commas and "and"), else on ","
-    and "/", the last two of a comma list joined by "and" being two items."""
+    """A list's items: split on ";" when there is one (items may hold commas and "and"), or on a spaced
+    middle dot or bullet ("a · b · c", a common inline list), else on "," and "/", the last two of a
+    comma list joined by "and" being two items."""
     value = value.strip(" .")
     if ";" in value:
         parts = value.split(";")
+    elif _DOT_LIST.search(value):
+        parts = _DOT_LIST.split(value)
     else:
         parts = re.split(r"\s*,\s*(?:and\s+)?|\s+/\s+", value)
         if len(parts) > 1 and " and " in parts[-1]:  # "a, b and c": the list's own "and" is its last
@@ -978,6 +1041,11 @@ def _stand_in(text: str, title: str) -> str:
         pattern = rf"(?i)(?<![\w-])(?:the\s+)?{re.escape(v)}(?![\w-])('s)?"
         text = re.sub(pattern, lambda m: "Its" if m.group(1) else "It", text)
     return text
+
+
+def _said_through(subject) -> bool:
+    """A common noun the entity is said through: "the research of X", "projects by X", "her projects"."""
+    return subject.pos_ == "NOUN" and any(c.dep_ in ("prep", "poss") for c in subject.children)
 
 
 def _name_run(span):
