@@ -542,3 +542,18 @@ def test_a_saved_web_page_is_read_like_any_other(polyu):
     assert title == "Dr Wen-Li Haraldsen" and r.cls == EX + "STAFF"
     assert got["works_for"] == ["Department of Marine Cartography"]
     assert sorted(got["has_research_interest"]) == ["sonar imaging", "tidal mapping"]
+
+
+def test_markdown_bold_labels_and_a_line_of_pipe_parted_values(museum, polyu):
+    got = facts(museum.read("Harbour at Dusk", "**Made of:** oil on canvas\n**Painted in**: 1889\n"
+                                                "__Hanging in:__ Gallery of Northern Light"))
+    assert got["medium"] == ["oil on canvas"] and got["year_created"] == ["1889"]
+    assert got["displayed_in"] == ["Gallery of Northern Light"]
+    # three or more parts split by " | " on a line that is no table row: each part a line of its own, a
+    # number with its noun ("3 credits") read as one
+    r = polyu.read("MC2031 Tidal Charts", "MC2031 | Tidal Charts | 3 credits | Level 2 | "
+                                          "Department of Marine Cartography")
+    got = facts(r)
+    assert r.cls == EX + "COURSE"
+    assert got["offered_by"] == ["Department of Marine Cartography"]
+    assert got["has_credit_value"] == ["3"] and "2" in got["has_subject_level"]

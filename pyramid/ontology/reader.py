@@ -66,6 +66,9 @@ LABEL_LIKE = re.compile(r"(^|[_\s])(name|title|code|label)$")
 # as text copied from a page)
 _FIELD = re.compile(r"^\s*(?:[-•*·]\s*)?([^:|—–=\t\n]{1,60}?)[^\S\t]*(?::|：|\s\|\s|\s[—–]\s|\s=\s|\t+)\s*(.*)$")
 # " // " splits a line into parts as a line break would ("X // Rank: … // Unit: …"); a URL's "//" has no spaces
+_COUNTED = re.compile(r"^(?:[^\W\d_]+\s+\d+(?:\.\d+)?|\d+(?:\.\d+)?\s+[^\W\d_]+)$")  # "Level 2", "3 credits"
+_EMPHASIS = re.compile(r"\*\*|__|`")  # Markdown's bold and code marks: "**Position:** Professor"
+MIN_PIPE_PARTS = 3  # "a | b | c" on a line that is no table row: parts, as lines; "Label | value" is a field
 _DASH_FIELD = re.compile(r"^\s*(?:[-•*·]\s+)?([^:|—–=\t\n\d]{1,60}?)\s+-\s+(\S.*)$")
 _PART_BREAK = re.compile(r"\s+//\s+")
 # a question over the line that answers it ("What is X's role?" / "Professor"): an FAQ's label
@@ -450,7 +453,7 @@ class PageReader:
         left over: the description)."""
         out: list[Segment] = []
         prose: list[str] = []
-        lines = [part.rstrip() for ln in text.splitlines() for part in _PART_BREAK.split(ln)]
+        lines = [part.rstrip() for ln in text.splitlines() for part in _parts(_EMPHASIS.sub("", ln))]
         below = self._labels_above_values(lines, title)
         card = _card_block(lines) - set(below) - set(below.values())
         i = 0
@@ -466,7 +469,9 @@ class PageReader:
             if i - 1 in card and not (_DASH_FIELD.match(line) and self._field(line, title)):
                 # a line of a card ("Dr Ann Lee / Associate Professor / School of Design"): a value on
                 # its own, said as what the entity is — never run together with the next line as prose
-                if fold(line) != fold(title) and strip_titles(line) != strip_titles(title):
+                if _COUNTED.match(line):  # "Level 2", "3 credits": a number and its noun, read as a sentence
+                    prose.append(line + ".")
+                elif fold(line) != fold(title) and strip_titles(line) != strip_titles(title):
                     out.append(Segment(line, line, "prose"))
                 continue
             cells = [c.strip() for c in line.strip("|").split("|")] if line.startswith("|") else []
@@ -928,6 +933,19 @@ def _name_like(title: str) -> bool:
 def _title_shapes(class_named: Callable[[str], str | None], cls: str) -> dict[str, Callable[[str], bool]]:
     """Tests of a title's shape that a class's names may all pass: named with the class's word, a code."""
     return {"class word": lambda t: class_named(t) == cls, "code": lambda t: bool(codes_in(t))}
+
+
+def _parts(line: str) -> list[str]:
+    """A line's parts, each read as a line: " // " parts a line; so does " | " when it parts three or
+    more pieces on a line that is not a table's row."""
+    out = []
+    for part in _PART_BREAK.split(line):
+        pieces = part.split(" | ")
+        if len(pieces) >= MIN_PIPE_PARTS and not part.lstrip().startswith("|"):
+            out += [p.strip() for p in pieces]
+        else:
+            out.append(part)
+    return out
 
 
 def _answer_below(line: str, lines: list[str], i: int) -> tuple[str, int] | None:
