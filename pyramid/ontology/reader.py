@@ -66,11 +66,12 @@ LABEL_LIKE = re.compile(r"(^|[_\s])(name|title|code|label)$")
 # as text copied from a page)
 _FIELD = re.compile(r"^\s*(?:[-•*·]\s*)?([^:|—–=\t\n]{1,60}?)[^\S\t]*(?::|：|\s\|\s|\s[—–]\s|\s=\s|\t+)\s*(.*)$")
 # " // " splits a line into parts as a line break would ("X // Rank: … // Unit: …"); a URL's "//" has no spaces
+_PART_BREAK = re.compile(r"\s+//\s+")
 _COUNTED = re.compile(r"^(?:[^\W\d_]+\s+\d+(?:\.\d+)?|\d+(?:\.\d+)?\s+[^\W\d_]+)$")  # "Level 2", "3 credits"
 _EMPHASIS = re.compile(r"\*\*|__|`")  # Markdown's bold and code marks: "**Position:** Professor"
 MIN_PIPE_PARTS = 3  # "a | b | c" on a line that is no table row: parts, as lines; "Label | value" is a field
+# "Label - value" (a spaced hyphen), tried when no other separator parts the line
 _DASH_FIELD = re.compile(r"^\s*(?:[-•*·]\s+)?([^:|—–=\t\n\d]{1,60}?)\s+-\s+(\S.*)$")
-_PART_BREAK = re.compile(r"\s+//\s+")
 # a question over the line that answers it ("What is X's role?" / "Professor"): an FAQ's label
 MAX_QUESTION_WORDS = 12
 _QUESTION_VALUE_WORDS = 40
@@ -533,7 +534,8 @@ class PageReader:
                 i += 2
                 continue
             if not line or i == len(lines) or i - 1 not in run.values():
-                # the run ends: keep its pairs if there are two, or the labels that say they are labels
+                # a blank line, or a second line in a row that starts no pair, ends the run: keep its
+                # pairs if there are two, or the labels that say they are labels (a colon)
                 pairs.update({k: v for k, v in run.items() if len(run) >= 2 or lines[k].strip().endswith((":", "："))})
                 run = {}
             i += 1
