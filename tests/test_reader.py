@@ -557,3 +557,19 @@ def test_markdown_bold_labels_and_a_line_of_pipe_parted_values(museum, polyu):
     assert r.cls == EX + "COURSE"
     assert got["offered_by"] == ["Department of Marine Cartography"]
     assert got["has_credit_value"] == ["3"] and "2" in got["has_subject_level"]
+
+
+def test_a_list_of_mostly_plain_values_makes_its_few_names_values_too(polyu):
+    """A list states one property: under "Areas of expertise", a faculty's name among topics is one
+    more topic, not a unit the person works for (nor a faculty the page's entity belongs to)."""
+    r = polyu.read("Dr Wen-Li Haraldsen", "Position: Lecturer\nUnit: Department of Marine Cartography\n"
+                                          "Areas of expertise: tidal mapping, sonar imaging, coastal erosion, "
+                                          "Faculty of Ocean Studies, wave energy")
+    got = facts(r)
+    assert r.cls == EX + "STAFF"
+    assert got["works_for"] == ["Department of Marine Cartography"]
+    assert "Faculty of Ocean Studies" in got["has_research_interest"]
+    # a list of names of things stays a list of links
+    got = facts(polyu.read("Dr Wen-Li Haraldsen", "Position: Lecturer\nUnits: Department of Marine Cartography, "
+                                                  "Faculty of Ocean Studies"))
+    assert sorted(got["works_for"]) == ["Department of Marine Cartography", "Faculty of Ocean Studies"]

@@ -43,6 +43,7 @@ MIN_SIMILARITY = 0.30     # a datatype property this far from a field's label (c
 OBJECT_SIMILARITY = 0.15  # an object property needs at least this much of its label's meaning too
 MAX_ITEM_WORDS = 8        # a list item longer than this is a sentence: the value is not a list
 MAX_LABEL_WORDS = 5
+MIN_THING_SHARE = 0.5     # a list whose items are less than this share names of things lists plain values
 SHARED_BY = 3             # a word in this many property names is a prefix, not a meaning
 CONFIDENT = 0.5           # a field label this close to one property, …
 CONFIDENT_MARGIN = 0.1    # … and this much closer than to any other, plainly means it: its values are examples
@@ -728,7 +729,12 @@ class PageReader:
         items = self._items_of(seg)
         out = []
         plain = float(self._sims(seg.context).max()) >= CONFIDENT
-        for item in items:
+        kinds = [self._mention_class(item, seg) if not seg.number else None for item in items]
+        if len(items) > 1 and sum(k is not None for k in kinds) < MIN_THING_SHARE * len(items):
+            # a list states one property: mostly plain values ("Expertise: metaphor, lexicon, Faculty of
+            # Humanities") make its few names of things values like the rest, not links to things
+            kinds = [None] * len(items)
+        for item, kind in zip(items, kinds):
             # a list under a plain label: the label says what every item is; under a vague one, each
             # item helps say it
             context = seg.context if len(items) == 1 or plain else f"{seg.context}: {item}"
@@ -741,7 +747,6 @@ class PageReader:
                 # meaning ("obtained Bachelor of Science" is a degree, whatever else it looks like)
                 like = self._value_sims(item)
                 sims = np.maximum(sims, like) if context == item else sims + 0.5 * np.clip(like - sims, 0, None)
-            kind = self._mention_class(item, seg) if not seg.number else None
             options: list[tuple[float, ReadFact]] = []
             if kind is not None:
                 for j, p in enumerate(self.props):
