@@ -49,6 +49,12 @@ def museum(tmp_path_factory, embedder) -> PageReader:
     return PageReader(Vocab.from_schema(Schema.load(path)), embedder)
 
 
+def assert_harbour(got: dict[str, list[str]]) -> None:
+    """The three facts every layout of the "Harbour at Dusk" page states."""
+    assert {k: got.get(k) for k in ("medium", "year_created", "displayed_in")} == {
+        "medium": ["oil on canvas"], "year_created": ["1889"], "displayed_in": ["Gallery of Northern Light"]}
+
+
 def facts(reading) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for f in reading.facts:
@@ -502,8 +508,7 @@ def test_labels_on_their_own_lines_over_their_values(museum, polyu):
         ("field", "Medium", "oil on canvas"), ("field", "Year created", "1889"),
         ("field", "Gallery", "Gallery of Northern Light")]
     got = facts(museum.read("Harbour at Dusk", text))
-    assert got["medium"] == ["oil on canvas"] and got["year_created"] == ["1889"]
-    assert got["displayed_in"] == ["Gallery of Northern Light"]
+    assert_harbour(got)
     # a label that ends with a colon needs no partner to be one
     segs, _ = museum.segments("Harbour at Dusk", "Made of:\nbronze and gilt")
     assert [(s.kind, s.context, s.value) for s in segs] == [("field", "Made of", "bronze and gilt")]
@@ -522,8 +527,7 @@ def test_labels_on_their_own_lines_over_their_values(museum, polyu):
 def test_a_spaced_hyphen_parts_a_label_from_its_value(museum):
     got = facts(museum.read("Harbour at Dusk", "Made of - oil on canvas\nPainted in - 1889\n"
                                                 "Hanging in - Gallery of Northern Light"))
-    assert got["medium"] == ["oil on canvas"] and got["year_created"] == ["1889"]
-    assert got["displayed_in"] == ["Gallery of Northern Light"]
+    assert_harbour(got)
     # a place with its country, or a code with its name, is no field
     for line in ("Bergen - Norway", "MC101 - Charts of the North Sea"):
         assert museum._field(line, "Harbour at Dusk") is None
@@ -547,8 +551,7 @@ def test_a_saved_web_page_is_read_like_any_other(polyu):
 def test_markdown_bold_labels_and_a_line_of_pipe_parted_values(museum, polyu):
     got = facts(museum.read("Harbour at Dusk", "**Made of:** oil on canvas\n**Painted in**: 1889\n"
                                                 "__Hanging in:__ Gallery of Northern Light"))
-    assert got["medium"] == ["oil on canvas"] and got["year_created"] == ["1889"]
-    assert got["displayed_in"] == ["Gallery of Northern Light"]
+    assert_harbour(got)
     # three or more parts split by " | " on a line that is no table row: each part a line of its own, a
     # number with its noun ("3 credits") read as one
     r = polyu.read("MC2031 Tidal Charts", "MC2031 | Tidal Charts | 3 credits | Level 2 | "
