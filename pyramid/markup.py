@@ -31,7 +31,7 @@ MIN_TAGS = 3
 _BLOCK = {"p", "div", "section", "article", "header", "footer", "main", "aside", "nav", "h1", "h2", "h3", "h4",
           "h5", "h6", "ul", "ol", "dl", "table", "thead", "tbody", "tfoot", "tr", "li", "dt", "dd", "blockquote",
           "pre", "figure", "figcaption", "address", "form", "fieldset", "caption", "hr"}
-_SKIP = {"script", "style", "head", "noscript", "template", "svg"}
+_SKIP = {"script", "style", "noscript", "template", "svg"}  # the head's <title> is kept (the page's title)
 _CELL = {"td", "th"}
 
 
@@ -59,7 +59,7 @@ class _Text(HTMLParser):
         self.line = []
 
     def handle_starttag(self, tag: str, attrs) -> None:
-        if tag in _SKIP and tag != "head":
+        if tag in _SKIP:
             self.skip += 1
             return
         if tag in ("title", "h1"):
@@ -79,7 +79,7 @@ class _Text(HTMLParser):
                 self.line.append("- ")
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in _SKIP and tag != "head":
+        if tag in _SKIP:
             self.skip = max(0, self.skip - 1)
             return
         if self._in and self._in[-1] == tag:
