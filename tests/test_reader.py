@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pyramid.ontology.reader import PageReader, _is_list, _items
+from pyramid.ontology.reader import PageReader, Segment, _is_list, _items
 from pyramid.ontology.schema import Schema
 from pyramid.ontology.vocab import Vocab
 
@@ -576,3 +576,37 @@ def test_a_list_of_mostly_plain_values_makes_its_few_names_values_too(polyu):
     got = facts(polyu.read("Dr Wen-Li Haraldsen", "Position: Lecturer\nUnits: Department of Marine Cartography, "
                                                   "Faculty of Ocean Studies"))
     assert sorted(got["works_for"]) == ["Department of Marine Cartography", "Faculty of Ocean Studies"]
+
+
+def test_the_entity_named_inside_a_sentence_is_not_a_thing_it_links_to(polyu):
+    """A parser may hang the course's own code and title on the unit before them ("Offered by the
+    Department of X, GLS5327 (Coastal Navigation) is open to …"); the course links to no piece of itself."""
+    title = "Coastal Navigation (GLS5327)"
+    for value in ("GLS5327 (Coastal Navigation)", "GLS5327", "Coastal Navigation"):
+        options = polyu.candidates(Segment("Offered by", value, "prose", mention=True), title)
+        assert not any(f.is_object for opts in options for _, f in opts), value
+    options = polyu.candidates(Segment("Offered by", "Department of Marine Cartography", "prose", mention=True), title)
+    assert options[0][0][1].prop == EX + "offered_by"
+
+
+def test_many_links_to_names_of_no_known_class_do_not_outvote_the_page_class(polyu):
+    """A profile padded with sentences naming bodies of no class the schema knows ("was appointed
+    Pacific Charting Union") is still a person's page: such weak links count once, not once each."""
+    reader = PageReader(polyu.vocab, polyu.embedder)
+    people = {"Dr Ines Aaltonen": "Lecturer", "Prof Rauno Okoro": "Professor", "Dr Tamsin Vey": "Senior Lecturer",
+              "Dr Joaquim Sarr": "Associate Professor", "Prof Lia Ferreira": "Chair Professor",
+              "Dr Osei Brandt": "Assistant Professor"}
+    pages = [(name, f"Position: {post}\nUnit: Department of Marine Cartography\n"
+                    f"Research interests: sea ice; reef mapping; {name.split()[-1]} charts")
+             for name, post in people.items()]
+    bodies = ("Norwegian Hydrographic Service (2001-2004)", "University of Bergen (1995-1998)",
+              "Pacific Charting Union", "Tidal Dynamics Quarterly", "Baltic Survey Office (1990-1994)",
+              "University of Tromso (1988-1990)", "Arctic Mapping Council", "Coastal Atlas Trust")
+    noisy = ("Among the staff of the Department of Marine Cartography is Dr Mirela Oyelaran, whose office is "
+             "by the harbour. Dr Mirela Oyelaran was appointed Senior Lecturer. "
+             + " ".join(f"Dr Mirela Oyelaran was appointed {body}." for body in bodies))
+    readings = reader.read_all([*pages, ("Dr Mirela Oyelaran", noisy)])
+    assert readings[-1].cls == EX + "STAFF"
+    got = facts(readings[-1])
+    assert got["works_for"] == ["Department of Marine Cartography"]
+    assert "belongs_to" not in got

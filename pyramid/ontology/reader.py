@@ -748,7 +748,11 @@ class PageReader:
                 like = self._value_sims(item)
                 sims = np.maximum(sims, like) if context == item else sims + 0.5 * np.clip(like - sims, 0, None)
             options: list[tuple[float, ReadFact]] = []
-            if kind is not None:
+            in_title = bool(title) and len(fold(item)) > 2 and f" {fold(item)} " in f" {fold(title)} "
+            itself = (in_title and _name_like(title)) or bool(set(codes_in(item)) & set(codes_in(title)))
+            if kind is not None and not itself:
+                # the entity itself (its code, its name or a piece of it) is no thing it links to: a
+                # parser that hangs "COMP5327 (…)" on the department before it would make it one
                 for j, p in enumerate(self.props):
                     if p.kind != "object" or (kind and p.ranges and not self.vocab.fits(kind, p.ranges)) or \
                             (not kind and raw[j] < OBJECT_SIMILARITY):
@@ -758,7 +762,6 @@ class PageReader:
                     # no known class competes with the datatype readings on meaning alone
                     score = (1.0 if kind else 0.0) + float(raw[j])
                     options.append((score, ReadFact("", p.iri, item, True, rng, seg.context)))
-            in_title = bool(title) and len(fold(item)) > 2 and f" {fold(item)} " in f" {fold(title)} "
             if _NUMBER.match(item.strip()):
                 # a number: a property declared numeric takes it on its type, whatever its label's meaning
                 sims = np.maximum(sims, self._numeric_floor)
@@ -836,12 +839,15 @@ class PageReader:
     def _fact_votes(self, options: list[list[tuple[float, ReadFact]]]) -> dict[str, float]:
         votes: dict[str, float] = {}
         for c in self.vocab.classes:
-            total = 0.0
+            total = weak = 0.0
             for opts in options:
-                # a weak datatype reading (a sentence's value, a vague label) is no evidence of the class
-                total += max((sc for sc, f in opts if self._declared_on(c.iri, f.prop) and
-                              (f.is_object or sc >= CONFIDENT)), default=0.0)
-            votes[c.iri] = total
+                # a weak datatype reading (a sentence's value, a vague label) is no evidence of the class;
+                # a link to a name of no known class is weak evidence, and counts once however many there
+                # are (a page of "X was appointed <journal>" sentences is no department of twenty faculties)
+                own = [(sc, f) for sc, f in opts if self._declared_on(c.iri, f.prop)]
+                total += max((sc for sc, f in own if sc >= CONFIDENT), default=0.0)
+                weak = max([weak] + [sc for sc, f in own if f.is_object and sc < CONFIDENT])
+            votes[c.iri] = total + weak
         return votes
 
     def _title_votes(self, title: str) -> dict[str, float]:
