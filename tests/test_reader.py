@@ -610,3 +610,17 @@ def test_many_links_to_names_of_no_known_class_do_not_outvote_the_page_class(pol
     got = facts(readings[-1])
     assert got["works_for"] == ["Department of Marine Cartography"]
     assert "belongs_to" not in got
+
+
+def test_a_count_said_of_someone_else_is_the_entitys_when_its_noun_means_a_property(polyu):
+    """"Participants who pass collect 4 credits": the sentence is about the students, the credits
+    are the course's. A count whose noun means none of its properties ("18 learners") is not."""
+    reader = PageReader(polyu.vocab, polyu.embedder)
+    [reading] = reader.read_all([(
+        "Sounding Methods (GLS2210)",
+        "Run by the Department of Marine Cartography, GLS2210 (Sounding Methods) welcomes any student. "
+        "Participants who pass collect 4 credits. A tutor meets 18 learners every week.")])
+    got = facts(reading)
+    assert reading.cls == EX + "COURSE"
+    assert got["has_credit_value"] == ["4"]
+    assert "18" not in [v for vals in got.values() for v in vals]

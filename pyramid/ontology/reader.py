@@ -12,7 +12,9 @@ ontology (instances) and the knowledge graph (triples) alike — one reading per
    entity (its name, or a pronoun or "the department", "this subject" standing for it), every value the
    verb reaches — an object, the object of a preposition, a copula's complement, a number with its noun
    ("a level 2 subject of 3 credits") — is a candidate, with the words that lead to it from the verb as
-   its context ("obtained … from", "belongs to", "level").
+   its context ("obtained … from", "belongs to", "level"). A count whose noun plainly means one of the
+   schema's properties is the entity's in a sentence about someone else too ("Students who pass gain
+   3 credits").
 3. **Linking to the schema by meaning, not by a list of labels.** A value that names a thing (a mention
    with a class's word in it, another page's title, a named entity) goes to an object property whose
    range fits it (types decide; the context's similarity to the property's words breaks ties); any other
@@ -94,6 +96,7 @@ class Segment:
     mention: bool = False   # the parser saw a name (an entity) in the value
     number: bool = False
     sentence: int = -1      # prose: which sentence of the page it came from
+    aside: bool = False     # a count in a sentence about someone else ("Students who pass gain 3 credits")
 
 
 @dataclass
@@ -610,7 +613,7 @@ class PageReader:
         root = _lead_verb(sent) or sent.root
         subjects = [t for t in root.children if t.dep_ in ("nsubj", "nsubjpass")]
         if subjects and not self._about_entity(subjects[0], title):
-            return self._entity_as_object(sent, subjects[0], title, n)
+            return self._entity_as_object(sent, subjects[0], title, n) + _counts_aside(sent, n)
         taken = {t.i for s in subjects for t in s.subtree if t.i < root.i}
         out: list[Segment] = []
         listed = _semicolon_list(sent, root)
@@ -656,7 +659,7 @@ class PageReader:
                         context = f"{subjects[0].text} {context}"
                 mention = any(e.start <= tok.i < e.end and e.label_ in _ENTITY_LABELS for e in sent.ents)
                 out.append(Segment(context, value, "prose", mention=mention, sentence=n))
-        return out
+        return out + _counts_aside(sent, n, lambda tok: tok.i not in taken and _in_other_clause(tok, root))
 
     def _entity_as_object(self, sent, subject, title: str, n: int) -> list[Segment]:
         """"The Department of X runs MRN4410": a named thing does something to the page's entity, which
@@ -726,6 +729,11 @@ class PageReader:
         label's meaning ranks), else datatype properties by the meaning of the label (with the item,
         for a list) — the entity's class chooses later. Names, titles and codes come from fields or
         the page's title, never from inside a sentence."""
+        # a count said of someone else is the entity's only where its noun plainly means one of its
+        # properties ("3 credits"): "40 students" on a course page is no credit value
+        only = self._confident(seg.context) if seg.aside else None
+        if seg.aside and only is None:
+            return []
         items = self._items_of(seg)
         out = []
         plain = float(self._sims(seg.context).max()) >= CONFIDENT
@@ -762,10 +770,12 @@ class PageReader:
                     # no known class competes with the datatype readings on meaning alone
                     score = (1.0 if kind else 0.0) + float(raw[j])
                     options.append((score, ReadFact("", p.iri, item, True, rng, seg.context)))
-            if _NUMBER.match(item.strip()):
+            if _NUMBER.match(item.strip()) and not seg.aside:
                 # a number: a property declared numeric takes it on its type, whatever its label's meaning
                 sims = np.maximum(sims, self._numeric_floor)
             for j, p in enumerate(self.props):
+                if only is not None and p.iri != only:
+                    continue
                 # a name, title or code comes from a field under a label that plainly says so, or one
                 # that repeats the page's title (else from the title): "Expertise: organic synthesis" is
                 # not the entity's name
@@ -1109,6 +1119,17 @@ def _cardinal(tok) -> str | None:
     if word is not None and not (tok.head.i != tok.i and tok.head.like_num and tok.head.i > tok.i):
         return word
     return None
+
+
+def _counts_aside(sent, n: int, where: Callable[[object], bool] = lambda tok: True) -> list[Segment]:
+    """The counts of a sentence (or of its clauses `where` says) about someone else, each with its noun
+    ("Students who pass gain 3 credits": "credits", 3) — the entity's when the noun plainly means one
+    of its properties."""
+    return [Segment(" ".join(w.text for w in [c for c in tok.head.children if c.dep_ in ("compound", "amod")
+                                               and c.i < tok.i] + [tok.head]),
+                    _cardinal(tok) or tok.text, "prose", number=True, sentence=n, aside=True)
+            for tok in sent if tok.dep_ == "nummod" and tok.head.pos_ == "NOUN" and _cardinal(tok) is not None
+            and where(tok)]
 
 
 def _lead_verb(sent):
