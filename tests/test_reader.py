@@ -624,3 +624,18 @@ def test_a_count_said_of_someone_else_is_the_entitys_when_its_noun_means_a_prope
     assert reading.cls == EX + "COURSE"
     assert got["has_credit_value"] == ["4"]
     assert "18" not in [v for vals in got.values() for v in vals]
+
+
+def test_words_in_apposition_to_the_entity_are_what_it_is(polyu):
+    """"Dr Y, Senior Lecturer, teaches in …": the words in apposition to the entity's name are what it
+    is, read by what they resemble (the corpus's positions), as "Dr Y is Senior Lecturer" would be."""
+    reader = PageReader(polyu.vocab, polyu.embedder)
+    posts = {"Dr Ines Aaltonen": "Lecturer", "Prof Rauno Okoro": "Professor", "Dr Tamsin Vey": "Senior Lecturer",
+             "Dr Joaquim Sarr": "Associate Professor", "Prof Lia Ferreira": "Chair Professor"}
+    pages = [(name, f"Position: {post}\nUnit: Department of Marine Cartography") for name, post in posts.items()]
+    text = "Dr Mirela Oyelaran, Principal Lecturer, teaches charting in the Department of Marine Cartography."
+    readings = reader.read_all([*pages, ("Dr Mirela Oyelaran", text)])
+    got = facts(readings[-1])
+    assert readings[-1].cls == EX + "STAFF"
+    assert got["has_position"] == ["Principal Lecturer"]
+    assert got["works_for"] == ["Department of Marine Cartography"]

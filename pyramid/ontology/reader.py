@@ -615,6 +615,8 @@ class PageReader:
         if subjects and not self._about_entity(subjects[0], title):
             return self._entity_as_object(sent, subjects[0], title, n) + _counts_aside(sent, n)
         taken = {t.i for s in subjects for t in s.subtree if t.i < root.i}
+        # … but not the words in apposition to the entity's stand-in ("It, Senior Lecturer, teaches …")
+        taken -= {t.i for s in subjects if s.lower_ == "it" for a in s.children if a.dep_ == "appos" for t in a.subtree}
         out: list[Segment] = []
         listed = _semicolon_list(sent, root)
         if listed is not None:
@@ -649,8 +651,10 @@ class PageReader:
                     continue
                 taken.update(t.i for t in span)
                 value = span.text.strip(" ,.")
-                if tok.dep_ == "attr" and tok.head == root:
-                    context = value      # "X is Chairperson": what the entity is — its role, its kind
+                if (tok.dep_ == "attr" and tok.head == root) or (tok.dep_ == "appos" and tok.head.lower_ == "it"):
+                    # "X is Chairperson", "X, Chairperson, …" (X stood in by "It"): what the entity is —
+                    # its role, its kind
+                    context = value
                 else:
                     context = " ".join(w.text for w in _path(tok, root) if w.pos_ in ("VERB", "AUX", "ADP")) or \
                         " ".join(w.text for w in _path(tok, root))
