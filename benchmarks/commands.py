@@ -353,7 +353,7 @@ def bench_make_pages(
                                                      "polyu_pages/pages_dev.jsonl")] = None,
         seed: Annotated[int, typer.Option(help="layout draw seed")] = 7,
         limit: Annotated[int | None, typer.Option(min=1, help="first N pages")] = None,
-        layouts: Annotated[str, typer.Option(help="ours (the first set), fresh or blind (later ones)")] = "ours",
+        layouts: Annotated[str, typer.Option(help="ours (the first set), fresh, blind or unseen (later ones)")] = "ours",
         data: Annotated[Path, typer.Option(help="shared data directory")] = DATA) -> None:
     """Re-write the pages in layouts of our own from the gold ontology's facts (`bench pages --pages`):
     a measure of the reader on layouts it was not tuned on (benchmarks/relayout.py)."""

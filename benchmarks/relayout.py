@@ -247,11 +247,84 @@ def _dept_about(name: str, f: Facts) -> str:
         else f"About us. The {name} serves students across the city."
 
 
+# ------------------------------------------------------------------ a fourth set, written on 2026-11-26 (a
+# later session) and measured once before any change to the reader (`make-pages --layouts unseen`)
+def _staff_directory_row(name: str, f: Facts) -> str:
+    # a staff directory: one row under a header row, then keywords
+    head, row = ["Name"], [name]
+    if pos := _all(f, "has_position"):
+        head.append("Post")
+        row.append(" / ".join(pos))
+    if units := _all(f, "works_for"):
+        head.append("Unit")
+        row.append(" / ".join(units))
+    text = "| " + " | ".join(head) + " |\n|" + "---|" * len(head) + "\n| " + " | ".join(row) + " |"
+    if topics := _all(f, "has_research_interest"):
+        text += "\n\nKeywords: " + "; ".join(topics)
+    return text
+
+
+def _staff_bio(name: str, f: Facts) -> str:
+    # a biography in the third person, the entity mostly a pronoun
+    out = [f"{name} joined the university some years ago."]
+    pos, units = _all(f, "has_position"), _all(f, "works_for")
+    if units:
+        out.append(f"They teach in the {_and(units)}" + (f", where they are {pos[0]}." if pos else "."))
+    for p in pos[1 if units else 0:]:
+        out.append(f"They also serve as {p}.")
+    if topics := _all(f, "has_research_interest"):
+        out.append(f"Their work focuses on {'; '.join(topics)}.")
+    return " ".join(out)
+
+
+def _staff_yaml(name: str, f: Facts) -> str:
+    # lower-case keys, a nested list of interests
+    lines = [f"person: {name}"]
+    if pos := _all(f, "has_position"):
+        lines.append("roles: " + ", ".join(pos))
+    if units := _all(f, "works_for"):
+        lines.append("department: " + ", ".join(units))
+    if topics := _all(f, "has_research_interest"):
+        lines += ["research:", *(f"  - {t}" for t in topics)]
+    return "\n".join(lines)
+
+
+def _subject_row(code: str, title: str, f: Facts) -> str:
+    cols = [("Code", code), ("Subject", title), ("Credits", _one(f, "has_credit_value")),
+            ("Level", _one(f, "has_subject_level")), ("Owning unit", _one(f, "offered_by"))]
+    cols = [(k, v) for k, v in cols if v]
+    return ("| " + " | ".join(k for k, _ in cols) + " |\n|" + "---|" * len(cols) + "\n| "
+            + " | ".join(v for _, v in cols) + " |")
+
+
+def _subject_blurb(code: str, title: str, f: Facts) -> str:
+    dept, credits, level = _one(f, "offered_by"), _one(f, "has_credit_value"), _one(f, "has_subject_level")
+    out = [f"{code} {title}"]
+    if level and credits:
+        out.append(f"This level-{level} subject is worth {credits} credits.")
+    if dept:
+        out.append(f"It is administered by the {dept}.")
+    return "\n".join(out)
+
+
+def _dept_breadcrumb(name: str, f: Facts) -> str:
+    fac = _one(f, "belongs_to")
+    return f"Home > {fac} > {name}\n\nWelcome to the {name}." if fac else f"Home > {name}"
+
+
+def _dept_bracket(name: str, f: Facts) -> str:
+    fac = _one(f, "belongs_to")
+    return f"The {name} (part of the {fac}) offers programmes at every level." if fac \
+        else f"The {name} offers programmes at every level."
+
+
 LAYOUTS = {"ours": (STAFF, SUBJECT, DEPT),
            "blind": ([_staff_questions, _staff_oneline, _staff_passive], [_subject_form, _subject_offered],
                      [_dept_headings, _dept_about]),
            "fresh": ([_staff_card, _staff_fronted, _staff_keyvalue], [_subject_inline, _subject_story],
-                     [_dept_parent, _dept_sentence])}
+                     [_dept_parent, _dept_sentence]),
+           "unseen": ([_staff_directory_row, _staff_bio, _staff_yaml], [_subject_row, _subject_blurb],
+                      [_dept_breadcrumb, _dept_bracket])}
 
 
 def relayout(pages: Sequence[Page], gold: Gold, *, seed: int = 7, layouts: str = "ours") -> list[Page]:
