@@ -639,3 +639,47 @@ def test_words_in_apposition_to_the_entity_are_what_it_is(polyu):
     assert readings[-1].cls == EX + "STAFF"
     assert got["has_position"] == ["Principal Lecturer"]
     assert got["works_for"] == ["Department of Marine Cartography"]
+
+
+def test_a_one_row_table_under_a_header_row_is_a_record(museum):
+    """A record laid out across: the header row labels the cells of the one row below it."""
+    [reading] = museum.read_all([("Harbour at Dusk",
+                                  "| Work | Medium | Year | Shown in |\n|---|---|---|---|\n"
+                                  "| Harbour at Dusk | oil on canvas | 1889 | Gallery of Northern Light |")])
+    assert_harbour(facts(reading))
+
+
+def test_the_name_as_a_heading_and_a_word_joined_to_its_number(polyu):
+    """The page's name on a line of its own does not run into the sentence after it, and "level-2"
+    is a level of 2."""
+    reader = PageReader(polyu.vocab, polyu.embedder)
+    [reading] = reader.read_all([("GLS2210 Sounding Methods",
+                                  "GLS2210 Sounding Methods\nThis level-2 subject carries 4 credits.\n"
+                                  "It is run by the Department of Marine Cartography.")])
+    got = facts(reading)
+    assert got["has_subject_level"] == ["2"]
+    assert got["has_credit_value"] == ["4"]
+
+
+def test_a_clause_whose_subject_is_a_pronoun_for_the_entity_speaks_of_it(polyu):
+    """"They teach in X, where they are Principal Lecturer": the relative clause's subject is the
+    person again, so its complement is what the person is."""
+    reader = PageReader(polyu.vocab, polyu.embedder)
+    posts = {"Dr Ines Aaltonen": "Lecturer", "Prof Rauno Okoro": "Professor", "Dr Tamsin Vey": "Senior Lecturer",
+             "Dr Joaquim Sarr": "Associate Professor", "Prof Lia Ferreira": "Chair Professor"}
+    pages = [(name, f"Position: {post}\nUnit: Department of Marine Cartography") for name, post in posts.items()]
+    text = ("Dr Mirela Oyelaran came to the city in 2011. They teach in the Department of Marine Cartography, "
+            "where they are Principal Lecturer.")
+    readings = reader.read_all([*pages, ("Dr Mirela Oyelaran", text)])
+    got = facts(readings[-1])
+    assert got["has_position"] == ["Principal Lecturer"]
+    assert got["works_for"] == ["Department of Marine Cartography"]
+
+
+def test_a_breadcrumb_puts_the_page_under_the_crumb_before_it(polyu):
+    reader = PageReader(polyu.vocab, polyu.embedder)
+    [reading] = reader.read_all([("Department of Marine Cartography",
+                                  "Home > Faculty of Ocean Studies > Department of Marine Cartography\n\n"
+                                  "Welcome to our pages.")])
+    assert reading.cls == EX + "DEPARTMENT"
+    assert facts(reading)["belongs_to"] == ["Faculty of Ocean Studies"]

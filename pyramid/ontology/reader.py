@@ -5,8 +5,9 @@ ontology (instances) and the knowledge graph (triples) alike — one reading per
     reading = reader.read(title, text)                   # -> Reading(entity, cls, facts)
 
 1. **Segments.** "Label: value" lines (also "Label | value", "Label — value", "Label = value", label, tab,
-   value, a label line followed by bullets, table rows, a short question over the lines that answer it)
-   are fields; " // " parts a line as a line break would; everything else is prose, cut into sentences.
+   value, a label line followed by bullets, table rows, a header row over a table's one row, a short
+   question over the lines that answer it) are fields; " // " parts a line as a line break would; a
+   breadcrumb trail puts the page under the crumb before it; everything else is prose, cut into sentences.
    A sentence that opens with "Label: …" is a field too.
 2. **Prose by a dependency parser** (spaCy's en_core_web_sm): in a sentence whose subject is the page's
    entity (its name, or a pronoun or "the department", "this subject" standing for it), every value the
@@ -84,6 +85,8 @@ _FIELD_AFTER_FIELD = re.compile(r",\s+(?=[A-Za-z][\w ]{0,40}:\s)")
 MIN_INLINE_FIELDS = 3     # fewer is more likely a list whose item holds a colon ("Finance: Pricing")
 _BULLET = re.compile(r"^\s*[-•*·]\s+(.+)$")
 _DOT_LIST = re.compile(r"\s+[·•]\s+")  # items between spaced dots or bullets: "a · b · c"
+_CRUMB = re.compile(r"\s+[>›»]\s+")
+_WORD_NUMBER = re.compile(r"^([^\W\d_]{3,})-(\d+)$")  # "level-6", "year-2": a word and its number as one token
 _PRONOUNS = {"it", "he", "she", "they", "this", "its", "his", "her", "their"}
 _NAME_PREPS = {"of", "for", "and", "de"}  # prepositions inside names: "Faculty of Science", "Centre for …"
 
@@ -194,14 +197,16 @@ class PageReader:
 
     def link_all(self, pages: list[Page], advance: Callable[[], None] | None = None) -> list[Reading]:
         """Every page linked; then what the linked fields taught (below) links the pages whose values
-        were said without a label once more."""
+        were said without a label, or under a vague one, once more."""
         readings = []
         for page in pages:
             readings.append(self.link(page))
             if advance is not None:
                 advance()
         if self.learn_linked(pages, readings):
-            readings = [self.link(p) if any(seg.kind == "prose" for seg in p.segments) else r
+            # the pages whose values no label said plainly: a sentence's, or a field's under a vague label
+            readings = [self.link(p) if any(seg.kind == "prose" or float(self._sims(seg.context).max()) < CONFIDENT
+                                            for seg in p.segments) else r
                         for p, r in zip(pages, readings)]
         return readings
 
@@ -481,6 +486,11 @@ class PageReader:
                 continue
             cells = [c.strip() for c in line.strip("|").split("|")] if line.startswith("|") else []
             if cells and i < len(lines) and lines[i].strip().startswith("|") and set(lines[i].strip()) <= set("|-: "):
+                row = _one_row_below(cells, lines, i + 1)
+                if row is not None and all(_label_like(c) for c in cells):
+                    # a record laid out across: the header row's cells label the one row below it
+                    out += [Segment(label, value, "field") for label, value in zip(cells, row) if value]
+                    i += 2
                 continue  # a table's header row (the rule line follows it): names the columns, states nothing
             if (answer := _answer_below(line, lines, i)) is not None:
                 out.append(Segment(_question_label(line, title), answer[0], "field"))
@@ -504,6 +514,12 @@ class PageReader:
                     value = "; ".join(items)
                 if value:
                     out.append(Segment(label, value, "field"))
+            elif fold(line) == fold(title):
+                continue  # the page's name as a heading: states nothing, and would run into the next sentence
+            elif len(crumbs := _CRUMB.split(line)) >= 3 and fold(crumbs[-1]) == fold(title):
+                # a breadcrumb trail ("Home > Faculty of X > Department of Y"): the page sits under the crumb
+                # before its own
+                out.append(Segment("part of", crumbs[-2].strip(), "prose", mention=True))
             else:
                 # "… a sentence. Research interests: a, b, c." — a field may follow sentences on a line
                 for piece in _FIELD_AFTER_SENTENCE.split(line):
@@ -628,7 +644,13 @@ class PageReader:
             out.append(Segment(context, listed.text.strip(" ,."), "prose", sentence=n))
             taken.update(t.i for t in listed)
         for tok in sent:
-            if tok.i in taken or _in_other_clause(tok, root):
+            if (tok.i in taken and not _WORD_NUMBER.match(tok.text)) or _in_other_clause(tok, root):
+                continue
+            if (m := _WORD_NUMBER.match(tok.text)) is not None:
+                # "a level-6 subject" (in the entity's subject too: "This level-6 subject is …"): the word
+                # names what the number is
+                out.append(Segment(m.group(1), m.group(2), "prose", number=True, sentence=n))
+                taken.add(tok.i)
                 continue
             if _cardinal(tok) is not None and tok.dep_ in ("nummod", "appos", "attr", "dobj", "pobj", "npadvmod"):
                 head = tok.head
@@ -651,7 +673,9 @@ class PageReader:
                     continue
                 taken.update(t.i for t in span)
                 value = span.text.strip(" ,.")
-                if (tok.dep_ == "attr" and tok.head == root) or (tok.dep_ == "appos" and tok.head.lower_ == "it"):
+                if (tok.dep_ == "attr" and (tok.head == root or any(c.dep_ == "nsubj" and _stands_for_entity(c)
+                                                                     for c in tok.head.children))) or \
+                        (tok.dep_ == "appos" and tok.head.lower_ == "it"):
                     # "X is Chairperson", "X, Chairperson, …" (X stood in by "It"): what the entity is —
                     # its role, its kind
                     context = value
@@ -975,6 +999,16 @@ def _parts(line: str) -> list[str]:
     return out
 
 
+def _one_row_below(header: list[str], lines: list[str], i: int) -> list[str] | None:
+    """The cells of the table's only row, at line i, when the table has at least `MIN_PIPE_PARTS`
+    columns (two columns are label and value, row by row) and that row has as many cells."""
+    if len(header) < MIN_PIPE_PARTS or i >= len(lines) or not lines[i].strip().startswith("|") or \
+            (i + 1 < len(lines) and lines[i + 1].strip().startswith("|")):
+        return None
+    row = [c.strip() for c in lines[i].strip().strip("|").split("|")]
+    return row if len(row) == len(header) else None
+
+
 def _answer_below(line: str, lines: list[str], i: int) -> tuple[str, int] | None:
     """(the answer, the index after it) when `line` is a short question and the lines from `i` up to
     the next question or blank line answer it with values, not sentences; else None."""
@@ -1065,9 +1099,10 @@ def _value_span(tok, names_thing):
             if any(names_thing(_span(o).text) or o.pos_ == "PROPN" for o in objs) or \
                     any(_cardinal(w) is not None for w in a.subtree):
                 cut.append(a)
-    # deeper down too: "Director of … Programme [in the School of …]"
+    # deeper down too: "Director of … Programme [in the School of …]", "the Department of X[, where they …]"
     cut += [t for t in tok.subtree if t.dep_ == "prep" and t.i != tok.i and t.lower_ not in _NAME_PREPS and
             any(names_thing(_span(o).text) for o in t.children if o.dep_ == "pobj")]
+    cut += [t for t in tok.subtree if t.dep_ == "relcl" and t.i != tok.i]
     cut_ids = {w.i for a in cut for w in a.subtree}
     keep = [t for t in tok.subtree if t.i not in cut_ids]
     keep = [t for t in keep if t.dep_ not in ("det", "punct") or t.text in "-'&()"]
@@ -1193,14 +1228,20 @@ def _card_block(lines: list[str]) -> set[int]:
     return out
 
 
+def _stands_for_entity(subject) -> bool:
+    """A personal pronoun (or the stand-in for the entity's name): on a page about one thing, it."""
+    return subject.pos_ == "PRON" and subject.lower_ in _PRONOUNS
+
+
 def _in_other_clause(tok, root) -> bool:
     """Between the value and the sentence's verb is a clause with a subject of its own — unless that
-    subject is a relative pronoun standing for what the entity is said to be ("X is one of the units
-    that make up Y": X makes up Y; "X is a chemist who works at Y")."""
+    subject is a pronoun for the entity ("…, where they are Professor") or a relative pronoun standing
+    for what the entity is said to be ("X is one of the units that make up Y": X makes up Y; "X is a
+    chemist who works at Y")."""
     t = tok.head
     while t.i != root.i and t.head.i != t.i:
-        if t.pos_ in ("VERB", "AUX") and any(c.dep_ in ("nsubj", "nsubjpass") for c in t.children) and \
-                not _says_of_complement(t, root):
+        if t.pos_ in ("VERB", "AUX") and any(c.dep_ in ("nsubj", "nsubjpass") and not _stands_for_entity(c)
+                                             for c in t.children) and not _says_of_complement(t, root):
             return True
         t = t.head
     return False
