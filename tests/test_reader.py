@@ -683,3 +683,18 @@ def test_a_breadcrumb_puts_the_page_under_the_crumb_before_it(polyu):
                                   "Welcome to our pages.")])
     assert reading.cls == EX + "DEPARTMENT"
     assert facts(reading)["belongs_to"] == ["Faculty of Ocean Studies"]
+
+
+def test_a_name_the_corpus_once_typed_does_not_type_a_label_or_split_a_name(polyu):
+    """One page's stray values — "Research" and "Coastal Studies" given as units — make those names
+    things, but a label "research:" still heads plain values, and "Department of Tides and Coastal
+    Studies" is still one department."""
+    reader = PageReader(polyu.vocab, polyu.embedder)
+    readings = reader.read_all([
+        ("Dr Ines Aaltonen", "Position: Lecturer\nDepartment: Research\nFaculty: Coastal Studies"),
+        ("Dr Mirela Oyelaran", "person: Dr Mirela Oyelaran\nroles: Professor\n"
+                               "department: Department of Tides and Coastal Studies\n"
+                               "research:\n  - tidal modelling\n  - sonar imaging\n  - coral reefs")])
+    got = facts(readings[1])
+    assert got["works_for"] == ["Department of Tides and Coastal Studies"]
+    assert sorted(got["has_research_interest"]) == ["coral reefs", "sonar imaging", "tidal modelling"]

@@ -730,7 +730,9 @@ class PageReader:
         if named:
             return named
         if seg.kind == "field" and len(value.split()) <= MAX_ITEM_WORDS:
-            by_label = self._class_named(seg.context)
+            # by the label's own class word ("Faculty: Business"), not by a name the corpus once typed: a
+            # stray value "Research" under "Unit:" must not make every item under "research:" a unit
+            by_label = self._class_word(seg.context)
             if by_label:
                 return by_label
         if key in self.titles or seg.mention:
@@ -744,7 +746,10 @@ class PageReader:
         for i, w in enumerate(words):
             if w.lower() == "and" and 0 < i < len(words) - 1:
                 left, right = " ".join(words[:i]), " ".join(words[i + 1:])
-                if self._class_named(left) and self._class_named(right):
+                # what follows the "and" must name a thing by its own words (a class word, a learnt head
+                # word), not as a name the corpus once typed: "… of Building and Real Estate" is the tail of
+                # one name; a second thing is named in full ("… Centre and Department of …")
+                if self._class_named(left) and self._word_of(right):
                     return [left, *self._things(right)]
         return [value]
 
