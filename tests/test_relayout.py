@@ -15,7 +15,7 @@ SCORED = ("works_for", "offered_by", "belongs_to", "has_research_interest", "has
           "has_subject_title", "has_subject_level", "has_credit_value")
 
 
-@pytest.mark.parametrize("layouts", ["ours", "fresh", "blind"])
+@pytest.mark.parametrize("layouts", ["ours", "fresh", "blind", "unseen"])
 def test_relaid_pages_keep_ids_state_the_facts_and_change_the_layout(shared_data, tmp_path, layouts):
     src = shared_data / "polyu_pages" / "pages_dev.jsonl"
     out = tmp_path / "pages.jsonl"
