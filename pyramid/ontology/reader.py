@@ -655,9 +655,7 @@ class PageReader:
             if _cardinal(tok) is not None and tok.dep_ in ("nummod", "appos", "attr", "dobj", "pobj", "npadvmod"):
                 head = tok.head
                 if tok.dep_ == "nummod" and head.pos_ in ("NOUN", "PROPN"):
-                    # "a level 3 subject of 3 credits": the noun counted and the words just before the number
-                    before = [w for w in head.children if w.dep_ in ("nmod", "compound", "amod") and w.i < tok.i]
-                    context = " ".join(w.text for w in before + [head])
+                    context = _counted_noun(tok)
                 else:
                     context = " ".join(w.text for w in _path(tok, root) if _cardinal(w) is None)
                 out.append(Segment(context, _cardinal(tok) or tok.text, "prose", number=True, sentence=n))
@@ -1169,9 +1167,7 @@ def _counts_aside(sent, n: int, where: Callable[[object], bool] = lambda tok: Tr
     """The counts of a sentence (or of its clauses `where` says) about someone else, each with its noun
     ("Students who pass gain 3 credits": "credits", 3) — the entity's when the noun plainly means one
     of its properties."""
-    return [Segment(" ".join(w.text for w in [c for c in tok.head.children if c.dep_ in ("compound", "amod")
-                                               and c.i < tok.i] + [tok.head]),
-                    _cardinal(tok) or tok.text, "prose", number=True, sentence=n, aside=True)
+    return [Segment(_counted_noun(tok), _cardinal(tok) or tok.text, "prose", number=True, sentence=n, aside=True)
             for tok in sent if tok.dep_ == "nummod" and tok.head.pos_ == "NOUN" and _cardinal(tok) is not None
             and where(tok)]
 
@@ -1231,6 +1227,12 @@ def _card_block(lines: list[str]) -> set[int]:
             out.update(run)
         run = []
     return out
+
+
+def _counted_noun(tok) -> str:
+    """"a level 3 subject of 3 credits": the noun a number counts, with the words just before the number."""
+    before = [w for w in tok.head.children if w.dep_ in ("nmod", "compound", "amod") and w.i < tok.i]
+    return " ".join(w.text for w in before + [tok.head])
 
 
 def _stands_for_entity(subject) -> bool:
