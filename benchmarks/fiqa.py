@@ -72,6 +72,7 @@ def run(data_dir: Path, out_dir: Path, *, workspace: Path | None = None, limit: 
     with tempfile.TemporaryDirectory(prefix="polyrag-fiqa-") as tmp:
         ws = Workspace.open(workspace or Path(tmp) / "ws", create=True)
         embedder = Embedder(ws.settings.embeddings, ws.path("cache", "embeddings.sqlite"))
+        _ = embedder.model  # sentence-transformers loaded: the numpy encoder would take a one-text warm-up
         embedder.encode_raw(["warm up the model"])
         text = TextLayer(ws, embedder)
 

@@ -20,7 +20,7 @@ from typing import Literal
 import numpy as np
 
 from pyramid.config import EmbeddingSettings
-from pyramid.embed_pool import BrokenProcessPool, EncodePool, cores, encode, load_sentence_transformer
+from pyramid.embed_pool import BrokenProcessPool, EncodePool, bfloat16_native, cores, encode, load_sentence_transformer
 from pyramid.errors import ConfigError
 from pyramid.minilm import NumpyBert
 from pyramid.sqlite import DisposableSQLite  # an unreadable cache file is set aside, not a traceback
@@ -87,6 +87,15 @@ class Embedder:
         self._numpy: NumpyBert | None | bool = None  # None: not tried yet; False: this model cannot
         self._lock = threading.Lock()
         self._pool: EncodePool | None | bool = None  # None: not started; False: given up (a worker died)
+        self._bf16: bool | None = None  # decided when sentence-transformers is first needed
+
+    @property
+    def bf16(self) -> bool:
+        """Whether sentence-transformers' forward passes run in bfloat16 (`embeddings.precision`)."""
+        if self._bf16 is None:
+            wanted = self.cfg.precision
+            self._bf16 = wanted == "bfloat16" or (wanted == "auto" and bfloat16_native())
+        return self._bf16
 
     @property
     def light(self) -> NumpyBert | None:
@@ -119,7 +128,7 @@ class Embedder:
             return None
         if self._pool is None:
             self._pool = EncodePool(self.path, exclude_prompt=self._prompted, workers=workers,
-                                    batch_size=self.cfg.batch_size)
+                                    batch_size=self.cfg.batch_size, bf16=self.bf16)
             weakref.finalize(self, self._pool.close)
         return self._pool
 
@@ -164,7 +173,9 @@ class Embedder:
         return self.cfg.query_prompt if kind == "query" else self.cfg.document_prompt
 
     def _key(self, prompt: str, text: str) -> bytes:
-        return hashlib.sha256(f"{self.model_id}\x00{prompt}\x00{text}".encode()).digest()
+        # bfloat16 vectors are cached apart, so that `precision = "float32"` gives float32's vectors
+        model = self.model_id + ("@bfloat16" if self.bf16 else "")
+        return hashlib.sha256(f"{model}\x00{prompt}\x00{text}".encode()).digest()
 
     def encode_raw(self, texts: Sequence[str], prompt: str = "") -> np.ndarray:
         """Straight through the model: no cache, no bookkeeping (also the benchmark's baseline). A
@@ -172,7 +183,7 @@ class Embedder:
         if len(texts) <= LIGHT_MAX_BATCH and not prompt and self._model is None and self.light is not None:
             return self.light.encode(list(texts))
         with self._lock:
-            return encode(self.model, texts, prompt, self.cfg.batch_size)
+            return encode(self.model, texts, prompt, self.cfg.batch_size, bf16=self.bf16)
 
     def embed(self, texts: Sequence[str], *, kind: Kind = "document", use_cache: bool = True,
               progress: Progress | None = None) -> np.ndarray:

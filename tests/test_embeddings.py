@@ -32,7 +32,7 @@ def test_vectors_are_unit_float32_and_cached(tmp_path):
 def test_instruction_prompt_is_excluded_from_pooling(embedder):
     """INSTRUCTOR style: the instruction conditions the tokens but is not averaged into the vector."""
     instruction = "Represent the finance question for retrieving answers: "
-    e = Embedder(EmbeddingSettings(query_prompt=instruction))
+    e = Embedder(EmbeddingSettings(query_prompt=instruction, precision="float32"))  # as the check below
     text = "how are dividends taxed"
     got = e.embed_one(text, kind="query", use_cache=False)
     # Independent computation: token embeddings of instruction+text, mean over the text's tokens only.
@@ -63,22 +63,58 @@ def _fake_vectors(texts, prompt=""):
 
 
 @pytest.mark.slow
-def test_bulk_embedding_in_worker_processes_gives_the_same_vectors(tmp_path, monkeypatch, embedder):
+def test_bulk_embedding_in_worker_processes_gives_the_same_vectors(tmp_path, monkeypatch):
     """Two real worker processes (one torch thread each) embed the slices of a large call: the
-    vectors are those of this process, in the input's order, repeats included, and cached."""
+    vectors are those of this process, in the input's order, repeats included, and cached. In float32,
+    where a text's vector does not depend on the batch it shares (bfloat16's does, at ~1e-3)."""
     monkeypatch.setattr(embeddings, "ENCODE_SLICE", 7)  # several slices, so order across workers counts
-    pooled = Embedder(EmbeddingSettings(workers=2, pool_above=20), tmp_path / "pool.sqlite")
+    settings = EmbeddingSettings(workers=2, pool_above=20, precision="float32")
+    pooled = Embedder(settings, tmp_path / "pool.sqlite")
     seen = []
     got = pooled.embed(BULK, progress=seen.append)
     assert isinstance(pooled._pool, EncodePool)
     assert sum(seen) == len(BULK)
-    here = embedder.embed(BULK, use_cache=False)
+    here = Embedder(EmbeddingSettings(workers=1, precision="float32")).embed(BULK, use_cache=False)
     np.testing.assert_allclose(got, here, atol=1e-6)
     np.testing.assert_array_equal(got[-1], got[BULK.index("the kiln beside the harbour")])
-    again = Embedder(EmbeddingSettings(workers=2, pool_above=20), tmp_path / "pool.sqlite")
+    again = Embedder(settings, tmp_path / "pool.sqlite")
     monkeypatch.setattr(again, "encode_raw", lambda t, p="": pytest.fail(f"embedded again: {t}"))
     np.testing.assert_array_equal(again.embed(BULK), got)  # every slice reached the disk cache
     assert again._pool is None  # nothing left to encode: no workers started
+
+
+def _cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.sum(a * b, axis=1)
+
+
+@pytest.mark.slow
+def test_bfloat16_vectors_are_float32_ones_to_four_nines_and_cached_apart(tmp_path, monkeypatch):
+    """`precision = "bfloat16"`: the forward pass runs in bfloat16, here and in the worker processes;
+    its vectors are unit rows within cosine 0.9999 of float32's but not equal to them (the other
+    arithmetic did run), and a float32 embedder does not take them from the shared cache."""
+    texts = [f"a {a} and a {b}" for a in _WORDS for b in _WORDS][:80]  # > 64: not the numpy encoder's job
+    exact = Embedder(EmbeddingSettings(workers=1, precision="float32")).embed(texts, use_cache=False)
+    half = Embedder(EmbeddingSettings(workers=1, precision="bfloat16"), tmp_path / "e.sqlite")
+    assert half.bf16
+    got = half.embed(texts)
+    np.testing.assert_allclose(np.linalg.norm(got, axis=1), 1.0, rtol=1e-5)
+    cos = _cosines(got, exact)
+    assert cos.min() > 0.9999 and not np.array_equal(got, exact), cos
+    full = Embedder(EmbeddingSettings(workers=1, precision="float32"), tmp_path / "e.sqlite")
+    np.testing.assert_allclose(full.embed(texts), exact, atol=1e-6)  # computed again, not bfloat16's
+    monkeypatch.setattr(embeddings, "ENCODE_SLICE", 7)
+    pooled = Embedder(EmbeddingSettings(workers=2, pool_above=10, precision="bfloat16"))
+    in_workers = pooled.embed(texts, use_cache=False)
+    assert isinstance(pooled._pool, EncodePool)
+    cos = _cosines(in_workers, exact)
+    assert cos.min() > 0.9999 and np.abs(in_workers - exact).max() > 1e-5, cos
+
+
+def test_auto_precision_follows_the_cpu(monkeypatch):
+    monkeypatch.setattr(embeddings, "bfloat16_native", lambda: True)
+    assert Embedder(EmbeddingSettings()).bf16 and not Embedder(EmbeddingSettings(precision="float32")).bf16
+    monkeypatch.setattr(embeddings, "bfloat16_native", lambda: False)
+    assert not Embedder(EmbeddingSettings()).bf16 and Embedder(EmbeddingSettings(precision="bfloat16")).bf16
 
 
 def test_a_small_call_stays_in_this_process(monkeypatch):
