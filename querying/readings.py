@@ -71,6 +71,7 @@ WHERE = re.compile(r"\bwhere\b", re.IGNORECASE)     # …and for a place or a bo
 WHICH_SUBJECT = re.compile(rf"\b(?:which|what)\s+(?!{AUXILIARY}\b|of\b)[^\W\d](?:(?!\b{AUXILIARY}\b)[^?])*?"
                            rf"\b[XYZ]\b", re.IGNORECASE)
 UNNAMED_VALUE = 0.2
+MAX_ASKED_WORDS = 4       # words after "which"/"what" that may name the class asked for
 # "X is employed as what?", "What does X serve as?": a predicative "as" asks for a role or a kind, a
 # value of X, never another thing X is linked to
 AS_WHAT = re.compile(r"\bas\s+(?:an?\s+)?(?:what|which)\b|\bas\s*\?\s*$", re.IGNORECASE)
@@ -242,6 +243,20 @@ class ReadingPlanner:
         if not anchors and not readings:
             d.reason = "nothing in the question links to the ontology"
             return d
+        asked = self._asked_class(question, anchors)
+        if asked and readings:
+            # "Which subject covers X?" asks for a subject: a reading that answers with things of an
+            # unrelated class (the staff who work on X) is no answer, however few readings there are
+            kept = [r for r in readings if r.kind != "members" or r.answer_class is None
+                    or self.vocab.compatible(r.answer_class, asked)]
+            if len(kept) < len(readings):
+                d.decisions["asked_class"] = (f"{self._short(asked)}: {len(readings) - len(kept)} reading(s) "
+                                              "answering with another class set aside")
+            if not kept:
+                d.reason = (f"the question asks for a {self._class_words[asked]}, and no reading of the schema "
+                            "that joins what it names answers with one")
+                return d
+            readings = kept
         if not readings:
             d.reason = "no path of the schema joins what the question names"
             return d
@@ -484,6 +499,22 @@ class ReadingPlanner:
         named = [p for p in self.vocab.properties if p.kind == "datatype" and p.domains
                  and (own := set(self._forms(property_words(p))) - STOPWORDS) and own <= forms]
         return max(named, key=lambda p: len(p.words), default=None)
+
+    def _asked_class(self, question: str, anchors: Sequence[Anchor]) -> str | None:
+        """The class an interrogative determiner asks for by one of its names ("which subject …",
+        "what staff member …"), the longest name that the words after it begin with; None when those
+        words name no class ("what is …", "which of …")."""
+        found = re.search(r"\b(?:which|what)\s+(.*)", self.masked(question, anchors), re.IGNORECASE)
+        if found is None:
+            return None
+        after = self._forms(" ".join(re.findall(r"\w+", found.group(1))[:MAX_ASKED_WORDS]))
+        best, size = None, 0
+        for iri, names in self._class_names.items():
+            for name in names:
+                forms = self._forms(name)
+                if forms and len(forms) > size and after[:len(forms)] == forms:
+                    best, size = iri, len(forms)
+        return best
 
     def _class_named_by(self, words: str) -> str | None:
         """The class these few words name ("departments", "staff members"), by its names or nearly."""

@@ -227,6 +227,17 @@ def test_a_bare_class_word_names_that_class_not_a_subclass(academic_polyu_ws, em
     assert mcq.layer == "ontology" and mcq.selected == [0, 3, 4] and mcq.usage.calls == 0
 
 
+def test_a_question_naming_the_class_it_asks_for_gets_that_class_or_nothing(polyu_ws, embedder):
+    """"Which subject …" asks for subjects: where the only readings of what it names answer with staff
+    (a research interest only staff hold), the layer passes the question on rather than name a person."""
+    s = session(polyu_ws, embedder)  # no scripted rules: any LLM call would raise
+    topic = "3D building model-based pedestrian positioning"
+    other = answer_ontology(s, f"Which subject is about {topic}?")
+    assert other.layer == "none" and "asks for a course" in other.trace[-1].outcome
+    staff = answer_ontology(s, f"Which staff work on {topic}?")
+    assert staff.layer == "ontology" and staff.evidence[0].plan["target"] == "STAFF" and staff.evidence[0].rows
+
+
 def test_empty_or_too_broad_is_not_answered_here(polyu_ws, embedder):
     s = session(polyu_ws, embedder, max_rows=10)
     broad = answer_ontology(s, "Which staff members work for the School of Design?")
