@@ -129,24 +129,36 @@ class Sentence:
     end: int
 
 
-def split_sentences(text: str) -> list[Sentence]:
+def split_sentences(text: str, *, prose: bool = False) -> list[Sentence]:
     """Sentences of `text` with their character offsets. A full stop ends a sentence when the next word
     starts with a capital letter or a digit, unless the word before it is an abbreviation (Dr., Prof.,
-    St.) or a single capital letter (an initial); '!', '?', ';' and line breaks always end one."""
+    St.) or a single capital letter (an initial); closing quotes and brackets after it stay with it.
+    '!', '?', ';' and line breaks always end one — for the parse, which wants clauses apart. `prose`
+    (answers, summaries): ';' does not, and '!' or '?' only before a space or the end ("What?!" is one
+    sentence; "Yahoo! Finance" is still cut)."""
     out, start = [], 0
     n = len(text)
+
+    def close(i: int) -> int:
+        """Past the closing quotes and brackets after position i."""
+        j = i + 1
+        while j < n and text[j] in "\"'”’)":
+            j += 1
+        return j
+
     i = 0
     while i < n:
         ch = text[i]
-        end_here = False
-        if ch == "\n" or ch in "!?;":
-            end_here = True
+        cut = 0  # where the sentence ends, when it ends at this character
+        if ch == "\n" or (ch == ";" and not prose):
+            cut = i + 1
+        elif ch in "!?":
+            j = close(i)
+            cut = j if not prose or j >= n or text[j].isspace() else 0
         elif ch == ".":
-            j = i + 1
-            while j < n and text[j] in "\"'”’)":
-                j += 1
+            j = close(i)
             if j >= n:
-                end_here = True
+                cut = j
             elif text[j].isspace():
                 k = j
                 while k < n and text[k].isspace():
@@ -154,13 +166,16 @@ def split_sentences(text: str) -> list[Sentence]:
                 word_before = re.search(r"([\w.]+)$", text[start:i])
                 wb = word_before.group(1).lower() if word_before else ""
                 abbrev = wb in ABBREVIATIONS or (len(wb) == 1 and wb.isalpha()) or "." in wb
-                end_here = k < n and (text[k].isupper() or text[k].isdigit() or text[k] in "\"“") and not abbrev
-        if end_here:
-            piece = text[start:i + 1]
+                if k < n and (text[k].isupper() or text[k].isdigit() or text[k] in "\"“") and not abbrev:
+                    cut = j
+        if cut:
+            piece = text[start:cut]
             if piece.strip():
                 lead = len(piece) - len(piece.lstrip())
                 out.append(Sentence(piece.strip(), start + lead, start + lead + len(piece.strip())))
-            start = i + 1
+            start = cut
+            i = cut
+            continue
         i += 1
     piece = text[start:]
     if piece.strip():

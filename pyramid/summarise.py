@@ -9,19 +9,19 @@ invent facts, while picking sentences cannot invent anything.
 
 from __future__ import annotations
 
-import re
 from typing import Protocol
 
 import numpy as np
 
+from pyramid.grounding import split_sentences
 from pyramid.llm import LLM
 from pyramid.prompts import load_prompt
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
-
 
 def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE.split(" ".join(text.split())) if s.strip()]
+    """The sentences of a text, its whitespace folded: a title or an initial before a full stop ("Prof.
+    Rahul Mehta", "the U.S. Treasury") does not end one (the splitter the extraction uses)."""
+    return [s.text for s in split_sentences(" ".join(text.split()), prose=True)]
 
 
 class Summariser(Protocol):

@@ -71,6 +71,17 @@ def test_sentences_are_said_once_and_in_the_order_their_chunk_has_them(root, emb
     assert light == sorted(light) and len(light) >= 2
 
 
+def test_a_title_an_initial_or_a_closing_quote_stays_in_its_sentence():
+    """Answers are whole sentences: "Prof." or "U.K." before a name is no sentence's end, a closing quote
+    after a full stop is the sentence's own, and a semicolon joins clauses of one sentence."""
+    text = ('The lecture is given by Dr. Amara Osei. Her notes cite the U.K. Office for Budget Responsibility; '
+            'they are dense. She said "rates will fall." Nobody agreed?! W. Brandt disagreed.')
+    assert split_sentences(text) == [
+        "The lecture is given by Dr. Amara Osei.",
+        "Her notes cite the U.K. Office for Budget Responsibility; they are dense.",
+        'She said "rates will fall."', "Nobody agreed?!", "W. Brandt disagreed."]
+
+
 def test_split_sentences_ends_a_sentence_at_a_list_line_and_cuts_unpunctuated_runs():
     assert split_sentences("Three things matter:\n- price\n- fees. Then taxes.") == [
         "Three things matter:", "- price", "- fees.", "Then taxes."]
