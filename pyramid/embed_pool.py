@@ -3,9 +3,10 @@
 Why: on 2 cores, one process running MiniLM with torch's two intra-op threads spends a share of its
 time keeping the threads in step (a batch is only 32 short texts); two processes with one thread
 each, each on its own slices, take 26% less time for `polyrag bench kg-import` here, with the same
-vectors to the bit (README *Scale*). Python threads do not give this (+5%: the GIL). A worker
-starts in ~5–9 s (torch and the model), so `Embedder` uses the pool only for calls with at least
-`embeddings.pool_above` texts, and keeps it for later calls.
+vectors to the bit in float32 (README *Scale*; in bfloat16 a text's vector moves ~1e-3 with its
+batch). Python threads do not give this (+5%: the GIL). A worker starts in ~5–9 s (torch and the
+model), so `Embedder` uses the pool only for calls with at least `embeddings.pool_above` texts, and
+keeps it for later calls.
 
     pool = EncodePool(model_path, exclude_prompt=False, workers=2, batch_size=32, bf16=False)
     for vecs in pool.map([["a", "b"], ["c"]], prompt=""): ...   # in order
