@@ -40,7 +40,7 @@ test-fast: install
 
 # Every benchmark, one after another (about an hour on 2 cores; run it on a quiet machine: the reports
 # carry timings). Each writes reports/<name>.{json,md}; the README quotes them.
-BENCHES := fiqa-retrieval fiqa-answers lubm acadchall kg-build kg-search kg-resolution kg-sufficiency extraction \
+BENCHES := fiqa-retrieval fiqa-answers abstention-signals lubm acadchall kg-build kg-search kg-resolution kg-sufficiency extraction \
            completion multihop summarise reliability serve scale kg-import
 bench: install
 	for b in $(BENCHES); do $(BIN)/polyrag bench $$b || exit 1; done

@@ -63,6 +63,26 @@ def bench_fiqa_answers(data: Annotated[Path, typer.Option(help="FiQA directory")
     out.print((out_dir / f"{fiqa_answers.report_name(questions)}.md").read_text(encoding="utf-8"))
 
 
+@app.command("abstention-signals")
+def bench_abstention_signals(data: Annotated[Path, typer.Option(help="FiQA directory")] = DATA / "fiqa",
+                             questions: Annotated[Path | None, typer.Option(help="questions JSONL; default the FiQA "
+                                                                            "directory's questions_dev.jsonl")] = None,
+                             out_dir: REPORTS = Path("reports"),
+                             workspace: Annotated[Path | None, typer.Option(help="workspace to (re)use; default "
+                                                                            "reports/.cache/fiqa-answers-ws")] = None,
+                             limit: Annotated[int | None, typer.Option(min=1, help="first N questions only")] = None
+                             ) -> None:
+    """Retrieval signals of each question with and without its gold passages: how well each (and all
+    together) tells an answerable question from an unanswerable one (ROC AUC)."""
+    from benchmarks import abstention_signals
+    from pyramid.progress import RichProgress
+
+    with RichProgress(err) as progress:
+        abstention_signals.run(data, out_dir, questions_file=questions, workspace=workspace, limit=limit,
+                               progress=progress)
+    out.print((out_dir / f"{abstention_signals.NAME}.md").read_text(encoding="utf-8"))
+
+
 @app.command("serve")
 def bench_serve(data: Annotated[Path, typer.Option(help="shared data directory")] = DATA,
                 out_dir: REPORTS = Path("reports"),

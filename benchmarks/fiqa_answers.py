@@ -7,7 +7,8 @@ passage among the cited documents), abstentions, model calls, tokens and seconds
 Abstention check: every question is asked again of the index without its own gold passages
 (`WithoutDocs`); the report gives the share that abstain there and the share of answerable questions
 (full index) that abstain, at the configured `query.abstain_below`, and the same two shares over a sweep
-of thresholds (the support of each question is recorded, so the sweep costs nothing).
+of thresholds (the support of each question is recorded, so the sweep costs nothing), and how well the
+support separates the two at all (ROC AUC, and the operating point where 10% of answerable ones abstain).
 
 The FiQA passages are indexed once into `reports/.cache/fiqa-answers-ws` (re-indexing is by content
 hash, so a re-run embeds nothing). Questions are answered with the LLM cache off.
@@ -23,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from benchmarks.fiqa import load_questions
-from benchmarks.metrics import abstention_rates, bleu
+from benchmarks.metrics import abstention_rates, bleu, separation
 from benchmarks.report import ignore_cache_dir, md_table, write_report
 from benchmarks.text_answers import NEEDS_KG, WithoutDocs, ask_mode, cited_docs, default_mode, unsupported_words
 from pyramid.config import SETTINGS_FILE, load_settings
@@ -141,6 +142,7 @@ def run(data_dir: Path, out_dir: Path, *, questions_file: Path | None = None, wo
             "answer_words": session.settings.query.answer_words, "modes": results,
             "abstention": {"configured": abstention_rates(supports, removed, threshold),
                            "sweep": [abstention_rates(supports, removed, t) for t in SWEEP],
+                           "separation": separation(supports, removed),
                            "support_answerable": _quartiles(supports), "support_removed": _quartiles(removed)},
             "per_question": per_question}
     write_report(Path(out_dir), report_name(questions_file), data, markdown(data))
@@ -170,4 +172,12 @@ def markdown(d: dict[str, Any]) -> str:
         f"Abstention at the configured threshold ({conf['threshold']}): {conf['abstain_removed']:.1%} of questions "
         f"abstain when their gold passages are removed; {conf['abstain_answerable']:.1%} of answerable ones do.",
         f"Support (median) answerable {ab['support_answerable'].get('median', 0):.3f}, gold removed "
-        f"{ab['support_removed'].get('median', 0):.3f}.", "", sweep, ""])
+        f"{ab['support_removed'].get('median', 0):.3f}.", "", sweep, "", *_separation_line(ab.get("separation")), ""])
+
+
+def _separation_line(sep: dict[str, float] | None) -> list[str]:
+    if not sep:
+        return []
+    return [f"Whatever the threshold, the support tells the two apart at ROC AUC {sep['roc_auc']:.3f}: where "
+            f"{sep['abstain_answerable']:.1%} of answerable questions abstain (below {sep['threshold']:.3f}), "
+            f"{sep['abstain_removed']:.1%} of those with their gold passages removed do."]

@@ -66,3 +66,23 @@ def abstention_rates(supports_answerable: Sequence[float], supports_removed: Seq
     return {"threshold": float(threshold),
             "abstain_removed": float(np.mean(r < threshold)) if r.size else 0.0,
             "abstain_answerable": float(np.mean(a < threshold)) if a.size else 0.0}
+
+
+def separation(supports_answerable: Sequence[float], supports_removed: Sequence[float],
+               answerable_share: float = 0.10) -> dict[str, float]:
+    """How well the support tells answerable questions from those whose gold passages were removed,
+    whatever the threshold: ROC AUC (0.5 chance, 1.0 a perfect split), and the operating point where
+    `answerable_share` of answerable questions abstain — the threshold and the share of removed ones
+    that abstain there (the most any threshold gets at that cost)."""
+    from sklearn.metrics import roc_auc_score
+
+    a = np.asarray(supports_answerable, dtype=float)
+    r = np.asarray(supports_removed, dtype=float)
+    if not a.size or not r.size:
+        return {}
+    auc = roc_auc_score(np.r_[np.ones(a.size), np.zeros(r.size)], np.r_[a, r])
+    # abstain below t: the largest t at which no more than the share of answerable supports fall below it
+    below = np.sort(a)[min(int(np.floor(answerable_share * a.size)), a.size - 1)]
+    return {"roc_auc": float(auc), "answerable_share": float(answerable_share), "threshold": float(below),
+            "abstain_removed": float(np.mean(r < below)), "abstain_answerable": float(np.mean(a < below))}
+

@@ -10,7 +10,7 @@ from conftest import run_cli
 
 from benchmarks.fiqa import load_questions
 from benchmarks.fiqa_answers import report_name, with_gold_answers
-from benchmarks.metrics import abstention_rates, bleu
+from benchmarks.metrics import abstention_rates, bleu, separation
 from benchmarks.text_answers import WithoutDocs, cited_docs
 from pyramid.config import load_settings
 from pyramid.corpus import Document
@@ -227,6 +227,20 @@ def test_bleu_and_abstention_rates():
     assert 0 < bleu("the rye loaf rises on a starter", [ref], 2) < 1
     rates = abstention_rates([0.7, 0.6, 0.4, 0.8], [0.3, 0.45, 0.55], 0.5)
     assert rates == {"threshold": 0.5, "abstain_removed": pytest.approx(2 / 3), "abstain_answerable": 0.25}
+
+
+def test_separation_gives_the_roc_auc_and_the_best_share_at_a_fixed_cost():
+    answerable = [0.9, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.5, 0.45, 0.2]
+    removed = [0.1, 0.3, 0.4, 0.5, 0.62]
+    sep = separation(answerable, removed, answerable_share=0.1)
+    # of the 50 (answerable, removed) pairs, counted by hand, 9 rank the removed one higher and one ties (0.5)
+    assert sep["roc_auc"] == pytest.approx(1 - 9.5 / 50)
+    # one answerable question in ten may abstain: the threshold is the second-lowest support (0.45)
+    assert sep["threshold"] == 0.45 and sep["abstain_answerable"] == pytest.approx(0.1)
+    assert sep["abstain_removed"] == pytest.approx(3 / 5)
+    assert separation([], removed) == {}
+    perfect = separation([0.8, 0.9], [0.1, 0.2], answerable_share=0.0)
+    assert perfect["roc_auc"] == 1.0 and perfect["abstain_removed"] == 1.0 and perfect["abstain_answerable"] == 0.0
 
 
 def test_a_question_file_gets_its_gold_answers_from_the_corpus_and_bad_lines_are_named(tmp_path):
