@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.metrics import set_prf
-from benchmarks.report import ignore_cache_dir, md_table, write_report
+from benchmarks.report import clear_for_rebuild, ignore_cache_dir, md_table, write_report
 from pyramid.errors import InputError
 from pyramid.progress import NullProgress, Progress
 from pyramid.session import Session
@@ -85,10 +85,8 @@ def ensure_workspace(root: Path, ontology_file: Path, progress: Progress | None 
 
         atomic_write_text(root / "polyrag.toml", render_default_toml())
         return Workspace.open(root)
+    clear_for_rebuild(root, stamp)
     ignore_cache_dir(root)
-    if root.exists():
-        import shutil
-        shutil.rmtree(root)
     ws = Workspace.init(root)
     session = Session(ws)
     session.ontology.import_instances(Path(ontology_file), progress=progress)

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import statistics
 import time
 from collections import Counter, defaultdict
@@ -33,8 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import acadchall
-from benchmarks.report import ignore_cache_dir, md_table, write_report
-from pyramid.errors import WorkspaceError
+from benchmarks.report import clear_for_rebuild, ignore_cache_dir, md_table, write_report
 from pyramid.progress import NullProgress, Progress
 from pyramid.session import Session
 from pyramid.types import LAYERS
@@ -334,11 +332,8 @@ def ensure_workspace(root: Path, pages_file: Path, schema_file: Path, *, limit: 
         atomic_write_text(root / "polyrag.toml", render_default_toml(OVERRIDES))  # today's defaults, as it was built
         return Workspace.open(root), json.loads((root / BUILD_RECORD).read_text(encoding="utf-8"))
     resumed = old is not None and old.get("source") == want
-    if not resumed and root.exists() and any(root.iterdir()):
-        if old is None and root.parent.name != ".cache":  # never wipe a workspace this bench did not make
-            raise WorkspaceError(f"{root} is not a workspace of the pages benchmark (no {STAMP}); "
-                                 "give an empty or new directory")
-        shutil.rmtree(root)
+    if not resumed:
+        clear_for_rebuild(root, stamp)
     ignore_cache_dir(root)
     ws = Workspace.open(root) if resumed else Workspace.init(root)
     atomic_write_text(root / "polyrag.toml", render_default_toml(OVERRIDES))

@@ -39,6 +39,23 @@ def write_report(out_dir: Path, name: str, data: dict[str, Any], markdown: str) 
     return jpath, mpath
 
 
+def clear_for_rebuild(root: Path, stamp: Path) -> None:
+    """Empty `root` before a benchmark rebuilds its workspace there — only a workspace this benchmark
+    made (it holds `stamp`) or one in a reports cache: any other directory with files in it is refused,
+    so that `--workspace` pointed at a user's own workspace never deletes it."""
+    import shutil
+
+    from pyramid.errors import WorkspaceError
+
+    root = Path(root)
+    if not root.exists() or not any(root.iterdir()):
+        return
+    if not Path(stamp).exists() and root.parent.name != ".cache":
+        raise WorkspaceError(f"{root} is not a workspace this benchmark made (no {Path(stamp).name}); "
+                             "give an empty or new directory")
+    shutil.rmtree(root)
+
+
 def ignore_cache_dir(root: Path) -> None:
     """A benchmark's workspace under reports/.cache stays out of git, even where the repository's
     .gitignore is older than the benchmark."""

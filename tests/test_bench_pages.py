@@ -10,6 +10,7 @@ import pytest
 from benchmarks import pages as bench
 from benchmarks.pages import Triple
 from pyramid.ontology.layer import OntologyLayer
+from pyramid.workspace import Workspace
 
 EX = "http://example.org/"
 TYPE, LABEL = bench.RDF_TYPE, bench.RDFS_LABEL
@@ -202,3 +203,17 @@ def test_workspace_refuses_to_wipe_a_foreign_directory(tmp_path):
     with pytest.raises(WorkspaceError):
         bench.ensure_workspace(tmp_path / "mine", pages_file, schema)
     assert (tmp_path / "mine" / "notes.txt").read_text() == "keep me"
+
+
+def test_the_acadchall_bench_refuses_to_wipe_a_workspace_it_did_not_make(tmp_path):
+    # `bench acadchall --workspace` pointed at a workspace built by `build` or `bench pages` used to delete it
+    from benchmarks import acadchall
+    from pyramid.errors import WorkspaceError
+
+    mine = Workspace.init(tmp_path / "built")
+    (mine.root / "notes.txt").write_text("keep me")
+    onto = tmp_path / "o.ttl"
+    onto.write_text("")
+    with pytest.raises(WorkspaceError, match="not a workspace this benchmark made"):
+        acadchall.ensure_workspace(mine.root, onto)
+    assert (mine.root / "notes.txt").read_text() == "keep me"
