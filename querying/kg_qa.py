@@ -366,16 +366,27 @@ def option_support(kg: KGLayer, question: str, options: Sequence[str]) -> tuple[
         for t in sorted(triples, key=lambda t: -scores.get(t.id, 0.0)):
             h = TripleHit(t, scores.get(t.id, 0.0), "option")
             for mine, other in ((t.subject, t.object), (t.object, t.subject)):
-                other_terms = set(content_terms(other.name))
                 if same_thing(options[i], mine.name) and not same_thing(options[i], other.name) and \
-                        (named_in(other.name, names, other.type) or
-                         bool(rare & other_terms)):
+                        (named_in(other.name, names, other.type) or holds_rare(other.name, rare, names)):
                     found.setdefault(i, []).append((h, fold(other.name)))
                     break
     selected, support = _uncommon(found, len(real))
     if not selected:  # no option one step from what the question names: try two steps through a middle
         selected, support = _uncommon(_two_steps(kg, question, names, rare, options, real), len(real))
     return selected, support
+
+
+def holds_rare(name: str, rare: set[str], names: QuestionNames) -> bool:
+    """Does the entity hold one of the question's rare terms ("proteomics")? A term the question writes
+    inside a name counts only with that whole name: "Yim" of "Eric Yim, JP" does not make "Derek YIM"
+    the one asked about, nor "Tsang" of "KC Tsang" "Daniel C.W. Tsang"."""
+    terms = set(content_terms(name))
+    held = rare & terms
+    for span in names.spans:
+        words = set(content_terms(" ".join(span)))
+        if held & words and not words <= terms:
+            held -= words
+    return bool(held)
 
 
 def _uncommon(found: dict[int, list[tuple[TripleHit, str]]], n_options: int) -> tuple[list[int], list[TripleHit]]:
@@ -404,7 +415,7 @@ def _two_steps(kg: KGLayer, question: str, names: QuestionNames, rare: set[str],
     the pair of triples; the middle thing is its end for the common-evidence check."""
     hits = kg.search(question, k=OPTION_K)
     own = list(dict.fromkeys(e.id for h in hits for e in (h.triple.subject, h.triple.object)
-                             if named_in(e.name, names, e.type) or bool(rare & set(content_terms(e.name)))))
+                             if named_in(e.name, names, e.type) or holds_rare(e.name, rare, names)))
     if not own:
         return {}
     store = kg.store()

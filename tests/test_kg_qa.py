@@ -105,6 +105,19 @@ def test_an_option_two_triples_from_what_the_question_names_is_found_through_the
     assert one.selected == [1], one.text
 
 
+def test_a_shared_surname_does_not_stand_for_the_person_the_question_names(session):
+    # the KG knows Oren Vasquez, not Lena Vasquez: "Vasquez" is rare, but it is part of the name asked about
+    s = session({"Lena Vasquez": {"sufficient": False, "answer": "", "facts": []}},
+                extra=[*CAMPUS, t("Oren Vasquez", "works for", "Lab of Dune Geology", doc="c5")])
+    other = answer_kg(s, "Which college is Lena Vasquez part of?", options=COLLEGES)
+    assert other.layer == "none" and not other.selected, other.text
+    same = answer_kg(s, "Which college is Oren Vasquez part of?", options=COLLEGES)
+    assert same.selected == [0], same.text
+    # a rare word the question does not write as a name still finds the thing that holds it
+    topic = answer_kg(s, "Which college holds the dune geology lab?", options=COLLEGES)
+    assert topic.selected == [0], topic.text
+
+
 MINDFUL = {
     "List the named entities in the question": {"entities": ["St. Louis Blues"], "keywords": ["captain", "2019"]},
     "What does the question ask for?": {"intent": "the captain's name", "answer_type": "person"},
