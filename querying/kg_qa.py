@@ -119,6 +119,7 @@ class Signals:
 class QuestionNames:
     words: frozenset[str]                  # normalised words of the names in the question
     spans: tuple[tuple[str, ...], ...] = ()  # each name as written (a run of capitalised words)
+    joined: frozenset[tuple[str, ...]] = frozenset()  # the spans whose words were joined by "of", "and", …
 
 
 def question_names(question: str) -> QuestionNames:
@@ -132,17 +133,20 @@ def question_names(question: str) -> QuestionNames:
         words = words[1:]
     if not any(_name_like(w) for w in words):  # the capital of a leading question word names nothing
         return QuestionNames(frozenset(_norm_words(" ".join(words))))
-    spans, run = [], []
+    spans, run, joined = [], [], set()
     for i, w in enumerate(words + [""]):
         if _name_like(w):
             run.append(w)
         elif run and w.lower() in NAME_FILLERS and i + 1 < len(words) and _name_like(words[i + 1]):
             run.append(w)   # "of" inside "Department of Computing"
         elif run:
-            spans.append(tuple(x for x in _norm_words(" ".join(run)) if x not in NAME_FILLERS))
+            words_of = _norm_words(" ".join(run))
+            spans.append(tuple(x for x in words_of if x not in NAME_FILLERS))
+            if len(spans[-1]) < len(words_of):
+                joined.add(spans[-1])
             run = []
     spans = [sp for sp in spans if sp]
-    return QuestionNames(frozenset(w for sp in spans for w in sp), tuple(spans))
+    return QuestionNames(frozenset(w for sp in spans for w in sp), tuple(spans), frozenset(joined))
 
 
 def _name_like(w: str) -> bool:
@@ -378,11 +382,14 @@ def option_support(kg: KGLayer, question: str, options: Sequence[str]) -> tuple[
 
 def holds_rare(name: str, rare: set[str], names: QuestionNames) -> bool:
     """Does the entity hold one of the question's rare terms ("proteomics")? A term the question writes
-    inside a name counts only with that whole name: "Yim" of "Eric Yim, JP" does not make "Derek YIM"
-    the one asked about, nor "Tsang" of "KC Tsang" "Daniel C.W. Tsang"."""
+    inside a plain name counts only with that whole name: "Yim" of "Eric Yim, JP" does not make "Derek
+    YIM" the one asked about, nor "Tsang" of "KC Tsang" "Daniel C.W. Tsang". A name joined by "of" or
+    "and" says what its thing is about ("Department of Rehabilitation Sciences"): its words count alone."""
     terms = set(content_terms(name))
     held = rare & terms
     for span in names.spans:
+        if span in names.joined:
+            continue
         words = set(content_terms(" ".join(span)))
         if held & words and not words <= terms:
             held -= words

@@ -116,6 +116,13 @@ def test_a_shared_surname_does_not_stand_for_the_person_the_question_names(sessi
     # a rare word the question does not write as a name still finds the thing that holds it
     topic = answer_kg(s, "Which college holds the dune geology lab?", options=COLLEGES)
     assert topic.selected == [0], topic.text
+    # a name joined by "of" says what its thing is about: its rare words count alone
+    from querying.kg_qa import content_terms, holds_rare, question_names
+
+    for question, thing, held in (("Who works for the Department of Glacier Hydrology?", "glacier melt models", True),
+                                  ("Where does Mina Glacier work?", "glacier melt models", False),
+                                  ("Where does Mina Glacier work?", "Mina Glacier", True)):
+        assert holds_rare(thing, set(content_terms(question)), question_names(question)) is held, (question, thing)
 
 
 MINDFUL = {
