@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from benchmarks.fiqa import load_questions
-from benchmarks.fiqa_answers import open_workspace, support_of
+from benchmarks.fiqa_answers import open_workspace, report_name, support_of
 from benchmarks.metrics import separation
 from benchmarks.report import md_table, write_report
 from benchmarks.text_answers import WithoutDocs, ask_mode
@@ -143,7 +143,7 @@ def run(data_dir: Path, out_dir: Path, *, questions_file: Path | None = None, wo
             "medians": {k: {"answerable": statistics.median(r[k] for r, a in zip(rows, answerable) if a),
                             "removed": statistics.median(r[k] for r, a in zip(rows, answerable) if not a)}
                         for k in sorted(rows[0])}}
-    write_report(Path(out_dir), NAME, data, markdown(data))
+    write_report(Path(out_dir), report_name(questions_file, NAME), data, markdown(data))
     return data
 
 

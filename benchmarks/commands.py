@@ -74,13 +74,13 @@ def bench_abstention_signals(data: Annotated[Path, typer.Option(help="FiQA direc
                              ) -> None:
     """Retrieval signals of each question with and without its gold passages: how well each (and all
     together) tells an answerable question from an unanswerable one (ROC AUC)."""
-    from benchmarks import abstention_signals
+    from benchmarks import abstention_signals, fiqa_answers
     from pyramid.progress import RichProgress
 
     with RichProgress(err) as progress:
         abstention_signals.run(data, out_dir, questions_file=questions, workspace=workspace, limit=limit,
                                progress=progress)
-    out.print((out_dir / f"{abstention_signals.NAME}.md").read_text(encoding="utf-8"))
+    out.print((out_dir / f"{fiqa_answers.report_name(questions, abstention_signals.NAME)}.md").read_text(encoding="utf-8"))
 
 
 @app.command("serve")

@@ -46,10 +46,10 @@ def support_of(ans: Any) -> float:
     raise ValueError("answer has no text.compose step")
 
 
-def report_name(questions_file: Path | None) -> str:
-    """Another question file gets a report of its own beside the dev questions' (fiqa-answers-<stem>)."""
-    return NAME if questions_file is None or Path(questions_file).name == "questions_dev.jsonl" \
-        else f"{NAME}-{Path(questions_file).stem}"
+def report_name(questions_file: Path | None, name: str = NAME) -> str:
+    """Another question file gets a report of its own beside the dev questions' (<name>-<stem>)."""
+    return name if questions_file is None or Path(questions_file).name == "questions_dev.jsonl" \
+        else f"{name}-{Path(questions_file).stem}"
 
 
 def with_gold_answers(questions: list[dict], docs: dict[str, str], path: Path) -> list[dict]:

@@ -253,6 +253,7 @@ def test_a_question_file_gets_its_gold_answers_from_the_corpus_and_bad_lines_are
     assert [q["qid"] for q in qs] == ["1", "b"]  # a missing qid is the line's number
     assert qs[0]["gold_answers"] == [docs["bakery"]] and qs[1]["gold_answers"] == ["No."]
     assert report_name(None) == "fiqa-answers" and report_name(good) == "fiqa-answers-q"
+    assert report_name(good, "abstention-signals") == "abstention-signals-q"
     for line, field in (('{"gold_docids": ["bakery"]}', "question"), ('{"question": "Why?", "gold_docids": []}',
                         "gold_docids"), ('{"question": "Why?", "gold_docids": "bakery"}', "gold_docids")):
         bad = tmp_path / "bad.jsonl"
