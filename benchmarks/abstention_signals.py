@@ -89,6 +89,11 @@ def signals(text: TextLayer, embedder: Embedder, question: str, exclude: Collect
     return out
 
 
+def _split(values: list[float], answerable: list[bool]) -> tuple[list[float], list[float]]:
+    """A signal's values on the answerable looks, then on the gold-removed ones."""
+    return [v for v, a in zip(values, answerable) if a], [v for v, a in zip(values, answerable) if not a]
+
+
 def _mean(values: Any) -> float:
     return float(np.mean(values)) if len(values) else 0.0
 
@@ -132,17 +137,12 @@ def run(data_dir: Path, out_dir: Path, *, questions_file: Path | None = None, wo
             groups.append(n)
         task.advance()
     task.done()
-    table = {}
-    for key in sorted(rows[0]):
-        values = [r[key] for r in rows]
-        table[key] = separation([v for v, a in zip(values, answerable) if a], [v for v, a in zip(values, answerable) if not a])
-    together = combined(rows, answerable, groups)
-    table["all (logistic regression)"] = separation([v for v, a in zip(together, answerable) if a],
-                                                    [v for v, a in zip(together, answerable) if not a])
+    looks = {key: _split([r[key] for r in rows], answerable) for key in sorted(rows[0])}
+    table = {key: separation(*pair) for key, pair in looks.items()}
+    table["all (logistic regression)"] = separation(*_split(combined(rows, answerable, groups), answerable))
     data = {"questions": len(questions), "questions_file": str(qpath), "signals": table,
-            "medians": {k: {"answerable": statistics.median(r[k] for r, a in zip(rows, answerable) if a),
-                            "removed": statistics.median(r[k] for r, a in zip(rows, answerable) if not a)}
-                        for k in sorted(rows[0])}}
+            "medians": {key: {"answerable": statistics.median(yes), "removed": statistics.median(no)}
+                        for key, (yes, no) in looks.items()}}
     write_report(Path(out_dir), report_name(questions_file, NAME), data, markdown(data))
     return data
 
