@@ -176,10 +176,26 @@ def named_in(name: str, names: QuestionNames, type: str = "") -> bool:
     return any(set(sp) <= set(words) and ends & set(sp) for sp in names.spans)
 
 
+def whole_names_first(found: Sequence[str], names: QuestionNames) -> set[str]:
+    """Of the entity names `found` for a question, those that hold only part of a plain name the
+    question writes, when another holds all of it: with "Eric Yim" in the graph, "Yim" is someone
+    else. A name joined by "of"/"and" lends its words alone (see `holds_rare`)."""
+    words = {n: set(_norm_words(n)) for n in found}
+    partial: set[str] = set()
+    for span in names.spans:
+        whole = set(span)
+        if span in names.joined or not any(whole <= w for w in words.values()):
+            continue
+        partial |= {n for n, w in words.items() if w & whole and not whole <= w}
+    return partial
+
+
 def compute_signals(question: str, hits: list[TripleHit]) -> Signals:
     names = question_names(question)
     linked = list(dict.fromkeys(e.name for h in hits for e in (h.triple.subject, h.triple.object)
                                 if named_in(e.name, names, e.type)))
+    partial = whole_names_first(linked, names)
+    linked = [n for n in linked if n not in partial]
     qterms = set(content_terms(question))
     overlap = max((len(qterms & set(_tokenize(h.triple.text()))) / len(qterms) for h in hits), default=0.0) \
         if qterms else 0.0
@@ -421,8 +437,10 @@ def _two_steps(kg: KGLayer, question: str, names: QuestionNames, rare: set[str],
     things one step from them, and the triples from those things to an option. Each option's support is
     the pair of triples; the middle thing is its end for the common-evidence check."""
     hits = kg.search(question, k=OPTION_K)
-    own = list(dict.fromkeys(e.id for h in hits for e in (h.triple.subject, h.triple.object)
-                             if named_in(e.name, names, e.type) or holds_rare(e.name, rare, names)))
+    ends = {e.id: e.name for h in hits for e in (h.triple.subject, h.triple.object)
+            if named_in(e.name, names, e.type) or holds_rare(e.name, rare, names)}
+    partial = whole_names_first(list(ends.values()), names)
+    own = [i for i, name in ends.items() if name not in partial]
     if not own:
         return {}
     store = kg.store()

@@ -125,6 +125,20 @@ def test_a_shared_surname_does_not_stand_for_the_person_the_question_names(sessi
         assert holds_rare(thing, set(content_terms(question)), question_names(question)) is held, (question, thing)
 
 
+def test_a_one_word_name_steps_aside_when_the_graph_holds_the_whole_name_asked_about(session):
+    # a page gave one person only a surname ("Vasquez"); the question names Oren Vasquez, whom the KG also holds
+    s = session({}, extra=[*CAMPUS, t("Oren Vasquez", "works for", "Lab of Dune Geology", doc="c5"),
+                           t("Vasquez", "works for", "Institute of Tidal Studies", doc="c6")])
+    a = answer_kg(s, "Which college is Oren Vasquez part of?", options=COLLEGES)
+    assert a.selected == [0], a.text
+    from querying.kg_qa import question_names, whole_names_first
+
+    names = question_names("Is Oren Vasquez in the College of Ocean Sciences?")
+    assert whole_names_first(["Vasquez", "Oren Vasquez", "Ocean Sciences"], names) == {"Vasquez"}
+    # with no entity holding the whole name, a part of it still links (nothing better to prefer)
+    assert whole_names_first(["Vasquez", "Mira Okafor"], names) == set()
+
+
 MINDFUL = {
     "List the named entities in the question": {"entities": ["St. Louis Blues"], "keywords": ["captain", "2019"]},
     "What does the question ask for?": {"intent": "the captain's name", "answer_type": "person"},
