@@ -20,6 +20,11 @@ the IR literature, adapted to one hybrid index:
 - `coherence` — mean cosine among the top 3 chunks (answers to one question resemble each other);
 - `robust`, `stable` — the question asked again with each word left out: the mean of the best cosines,
   and the share of those whose best document is the whole question's.
+
+With `llm_check` the configured model is asked, for each look, the text layer's own yes/no
+(`query.answer_check`, querying/answer_check.py: do the sentences the answer would be made of answer the
+question?): `llm_check` is its vote, and `support, then the model` the text layer with the check on — the
+support, a no ranking below every yes. The report is then `abstention-signals-llm[-<questions>]`.
 """
 
 from __future__ import annotations
@@ -113,8 +118,13 @@ def combined(rows: list[dict[str, float]], answerable: list[bool], groups: list[
     return cross_val_predict(model, x, answerable, groups=groups, cv=GroupKFold(folds), method="predict_proba")[:, 1].tolist()
 
 
+def checked(ans: Any) -> float:
+    """1.0 when the answer's `text.check` step says the sentences answer the question, else 0.0."""
+    return next((float(bool(st.input["answered"])) for st in ans.trace if st.step == "text.check"), 0.0)
+
+
 def run(data_dir: Path, out_dir: Path, *, questions_file: Path | None = None, workspace: Path | None = None,
-        limit: int | None = None, progress: Progress | None = None) -> dict[str, Any]:
+        limit: int | None = None, llm_check: bool = False, progress: Progress | None = None) -> dict[str, Any]:
     progress = progress or NullProgress()
     data_dir = Path(data_dir)
     qpath = questions_file or data_dir / "questions_dev.jsonl"
@@ -123,6 +133,8 @@ def run(data_dir: Path, out_dir: Path, *, questions_file: Path | None = None, wo
     ws = open_workspace(workspace or Path(out_dir) / ".cache" / "fiqa-answers-ws", corpus, progress)
     session = Session(ws)
     session.text.load()
+    # with the check: always asked (no abstention on the support first), so that every look has a vote
+    query = {"answer_check": "llm", "abstain_below": 0.0} if llm_check else {}
     rows: list[dict[str, float]] = []
     answerable: list[bool] = []
     groups: list[int] = []
@@ -131,7 +143,10 @@ def run(data_dir: Path, out_dir: Path, *, questions_file: Path | None = None, wo
         for gone in ((), tuple(q["gold_docids"])):
             row = signals(session.text, session.embedder, q["question"], gone)
             text = WithoutDocs(session.text, set(gone)) if gone else None
-            row["support"] = support_of(ask_mode(session, "extractive", text)(q["question"]))
+            ans = ask_mode(session, "extractive", text, **query)(q["question"])
+            row["support"] = support_of(ans)
+            if llm_check:
+                row["llm_check"] = checked(ans)
             rows.append(row)
             answerable.append(not gone)
             groups.append(n)
@@ -140,10 +155,17 @@ def run(data_dir: Path, out_dir: Path, *, questions_file: Path | None = None, wo
     looks = {key: _split([r[key] for r in rows], answerable) for key in sorted(rows[0])}
     table = {key: separation(*pair) for key, pair in looks.items()}
     table["all (logistic regression)"] = separation(*_split(combined(rows, answerable, groups), answerable))
+    if llm_check:
+        table["support, then the model"] = separation(*_split(
+            [r["support"] - (1.0 - r["llm_check"]) for r in rows], answerable))
     data = {"questions": len(questions), "questions_file": str(qpath), "signals": table,
+            "model": session.llm.provider.model if llm_check else None,
+            "model_says_no": {"answerable": 1 - _mean(looks["llm_check"][0]), "removed": 1 - _mean(looks["llm_check"][1])}
+            if llm_check else None,
             "medians": {key: {"answerable": statistics.median(yes), "removed": statistics.median(no)}
                         for key, (yes, no) in looks.items()}}
-    write_report(Path(out_dir), report_name(questions_file, NAME), data, markdown(data))
+    write_report(Path(out_dir), report_name(questions_file, f"{NAME}-llm" if llm_check else NAME), data,
+                 markdown(data))
     return data
 
 
@@ -157,4 +179,8 @@ def markdown(d: dict[str, Any]) -> str:
         md_table(["signal", "ROC AUC", "abstain, gold removed, where 10% of answerable abstain", "median answerable",
                   "median removed"], rows), "",
         "ROC AUC 0.5 is chance; abstaining on 80% of removed questions at 10% of answerable ones needs about 0.93 (two "
-        "normal score distributions of equal spread: d′ = z(0.8) + z(0.9) = 2.12).", ""])
+        "normal score distributions of equal spread: d′ = z(0.8) + z(0.9) = 2.12).", "",
+        *([f"The model ({d['model']}) asked whether the answer's sentences answer the question said no to "
+           f"{d['model_says_no']['answerable']:.1%} of answerable looks and {d['model_says_no']['removed']:.1%} of "
+           "gold-removed ones (`llm_check`); `support, then the model` is the text layer with "
+           "`query.answer_check = \"llm\"`.", ""] if d.get("model") else [])])

@@ -70,17 +70,22 @@ def bench_abstention_signals(data: Annotated[Path, typer.Option(help="FiQA direc
                              out_dir: REPORTS = Path("reports"),
                              workspace: Annotated[Path | None, typer.Option(help="workspace to (re)use; default "
                                                                             "reports/.cache/fiqa-answers-ws")] = None,
-                             limit: Annotated[int | None, typer.Option(min=1, help="first N questions only")] = None
+                             limit: Annotated[int | None, typer.Option(min=1, help="first N questions only")] = None,
+                             llm_check: Annotated[bool, typer.Option(help="also ask the configured model the text "
+                                                                     "layer's yes/no (query.answer_check) on every "
+                                                                     "look; report abstention-signals-llm")] = False
                              ) -> None:
     """Retrieval signals of each question with and without its gold passages: how well each (and all
-    together) tells an answerable question from an unanswerable one (ROC AUC)."""
+    together) tells an answerable question from an unanswerable one (ROC AUC); with --llm-check, the
+    configured model's yes/no too."""
     from benchmarks import abstention_signals, fiqa_answers
     from pyramid.progress import RichProgress
 
     with RichProgress(err) as progress:
         abstention_signals.run(data, out_dir, questions_file=questions, workspace=workspace, limit=limit,
-                               progress=progress)
-    out.print((out_dir / f"{fiqa_answers.report_name(questions, abstention_signals.NAME)}.md").read_text(encoding="utf-8"))
+                               llm_check=llm_check, progress=progress)
+    name = f"{abstention_signals.NAME}-llm" if llm_check else abstention_signals.NAME
+    out.print((out_dir / f"{fiqa_answers.report_name(questions, name)}.md").read_text(encoding="utf-8"))
 
 
 @app.command("serve")

@@ -41,8 +41,10 @@ class WithoutDocs:
         return self.inner.search(query, k=k, lam=lam, exclude=self.excluded, **kw)
 
 
-def text_answerer(session: Session, mode: str, text: TextLayer | WithoutDocs | None = None) -> TextAnswerer:
-    cfg = session.settings.query
+def text_answerer(session: Session, mode: str, text: TextLayer | WithoutDocs | None = None,
+                  **query: Any) -> TextAnswerer:
+    """The text layer's answerer for `mode`; `query`: settings of `[query]` changed for this bench only."""
+    cfg = session.settings.query.model_copy(update=query)
     if mode == "k2rag-nosum":
         cfg = cfg.model_copy(update={"k2rag_summaries": False})
     return TextAnswerer(text or session.text, session.llm, session.embedder, cfg, session.meter)  # type: ignore[arg-type]
@@ -56,10 +58,10 @@ def kg_handover(session: Session, question: str) -> Handover:
     return Handover(triples=[e for e in ans.evidence if isinstance(e, TripleEvidence)])
 
 
-def ask_mode(session: Session, mode: str, text: TextLayer | WithoutDocs | None = None
+def ask_mode(session: Session, mode: str, text: TextLayer | WithoutDocs | None = None, **query: Any
              ) -> Callable[[str], Answer]:
-    """A function answering one question the `mode` way."""
-    answerer = text_answerer(session, mode, text)
+    """A function answering one question the `mode` way (`query`: as `text_answerer`'s)."""
+    answerer = text_answerer(session, mode, text, **query)
     if mode in NEEDS_KG:
         return lambda q: answerer.answer(q, kg_handover(session, q), mode="generate")
     if mode == "default":

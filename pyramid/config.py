@@ -260,6 +260,10 @@ class QuerySettings(BaseModel):
     answer_words: int = Field(160, ge=10, description="word budget of an extractive answer")
     abstain_below: float = Field(0.5, ge=0.0, le=1.0, description="the text layer says it does not know when "
                                  "the evidence's support (see querying.compose) is below this; 0 = never")
+    answer_check: Literal["off", "llm"] = Field(
+        "off", description="llm: the text layer asks the LLM whether the sentences it would answer with answer the "
+        "question, and abstains on a no (querying/answer_check.py); off by default: the tiny default model's yes/no "
+        "is at chance — measure yours with `polyrag bench abstention-signals --llm-check` before turning it on")
 
 
 class ServeSettings(BaseModel):

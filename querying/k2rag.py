@@ -35,6 +35,7 @@ from pyramid.summarise import make_summariser
 from pyramid.text_layer import Hit, TextLayer
 from pyramid.types import Answer, ChunkEvidence, Citation, Handover, LayerName, Tracer, TraceStep, TripleEvidence
 from pyramid.usage import UsageMeter
+from querying.answer_check import check_answer
 from querying.compose import (
     Composition,
     Frame,
@@ -67,7 +68,8 @@ class TextAnswerer:
     (`resolve_text_answer`): extractive or rewrite (querying.compose: cited sentences, no model or one
     checked call), or generate (K²RAG over the KG's handover, the hybrid naive path without one). In
     every mode the evidence's support is measured first and, below `query.abstain_below`, the answer
-    says it does not know and shows what it found (`abstained`), before any model call."""
+    says it does not know and shows what it found (`abstained`), before any model call; above it, with
+    `query.answer_check` on, the model's no to "do these sentences answer it?" abstains too."""
 
     name: LayerName = "text"
 
@@ -89,9 +91,11 @@ class TextAnswerer:
             rec.outcome = (f"{len(comp.chosen)} sentences; support {comp.support:.3f} (relevance {comp.relevance:.3f}, "
                            f"coverage {comp.coverage:.3f})")
         citations = comp.citations
-        if comp.support < self.cfg.abstain_below or not comp.chosen:
+        why = (f"support {comp.support:.3f} < {self.cfg.abstain_below}" if comp.support < self.cfg.abstain_below
+               else "no sentence to answer with" if not comp.chosen else self._check(question, comp, tracer))
+        if why:
             tracer.steps.append(TraceStep(step="text.abstain", layer="text", input={"missing": comp.missing},
-                                          outcome=f"support {comp.support:.3f} < {self.cfg.abstain_below}"))
+                                          outcome=why))
             text, pipeline, chunks, abstained = abstention_text(comp), "abstain", chunk_evidence(hits), True
         elif mode == "generate":
             text, chunks = answer_text_path(self.text, self.llm, self.embedder, self.cfg, question,
@@ -109,6 +113,17 @@ class TextAnswerer:
         return Answer(question=question, text=text, layer="text", pipeline=pipeline, selected=selected,
                       citations=citations, abstained=abstained, evidence=[*handover.triples, *chunks],
                       trace=tracer.steps, usage=tracer.total(), ms=round((time.perf_counter() - start) * 1000, 1))
+
+
+    def _check(self, question: str, comp: Composition, tracer: Tracer) -> str:
+        """The model's yes/no on the sentences (`query.answer_check`); why to abstain, or "" to answer."""
+        if self.cfg.answer_check != "llm":
+            return ""
+        with tracer.step("text.check", "text", sentences=len(comp.chosen)) as rec:
+            check = check_answer(self.llm, question, [c.text for c in comp.chosen])
+            rec.input["answered"] = check.answered
+            rec.outcome = check.why
+        return "" if check.answered else check.why
 
 
 def resolve_text_answer(mode: str, llm: LLM) -> TextAnswerMode:

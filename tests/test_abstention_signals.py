@@ -53,13 +53,19 @@ def test_a_question_with_its_answer_indexed_scores_higher_than_without_it(text, 
     assert gone["stable"] < 1.0 or gone["cosine"] < full["cosine"] - 0.1
 
 
-def test_the_bench_writes_each_signals_separation_and_their_combination(tmp_path, capsys):
+def fiqa_dir(tmp_path):
+    """PASSAGES and QUESTIONS as a FiQA-format data directory."""
     data = tmp_path / "fiqa"
     data.mkdir()
     (data / "corpus.jsonl").write_text("".join(json.dumps({"docid": k, "text": v}) + "\n"
                                                for k, v in PASSAGES.items()), encoding="utf-8")
     (data / "questions_dev.jsonl").write_text("".join(json.dumps({"qid": str(n), "question": q, "gold_docids": g}) + "\n"
                                                       for n, (q, g) in enumerate(QUESTIONS)), encoding="utf-8")
+    return data
+
+
+def test_the_bench_writes_each_signals_separation_and_their_combination(tmp_path, capsys):
+    data = fiqa_dir(tmp_path)
     out = tmp_path / "reports"
     code, _, stderr = run_cli(["bench", "abstention-signals", "--data", str(data), "--out", str(out),
                                "--workspace", str(tmp_path / "ws")], capsys)
@@ -72,3 +78,30 @@ def test_the_bench_writes_each_signals_separation_and_their_combination(tmp_path
     assert table["cosine"]["roc_auc"] >= 0.9
     assert all(0.0 <= s["roc_auc"] <= 1.0 for s in table.values())
     assert "ROC AUC" in (out / "abstention-signals.md").read_text(encoding="utf-8")
+
+
+def test_with_llm_check_the_bench_scores_the_models_yes_and_no(tmp_path, capsys, monkeypatch):
+    """The scripted LLM (canned replies keyed by prompt text) stands for a model that says yes exactly when
+    the sentence shown comes from the question's own passage: its vote must then separate the two looks."""
+    from querying.compose import split_sentences
+
+    data = fiqa_dir(tmp_path)
+    # one rule per (sentence, question): the sentence shown last, right before the question
+    rules = {f"{sentence}\n\nQuestion: {q}": {"answered": doc in gold}
+             for q, gold in QUESTIONS for doc, text in PASSAGES.items() for sentence in split_sentences(text)}
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps(rules), encoding="utf-8")
+    monkeypatch.setenv("POLYRAG_LLM__PROVIDER", "scripted")
+    monkeypatch.setenv("POLYRAG_LLM__SCRIPTED_FILE", str(script))
+    monkeypatch.setenv("POLYRAG_QUERY__ANSWER_WORDS", "12")  # one sentence per answer
+    out = tmp_path / "reports"
+    code, stdout, stderr = run_cli(["bench", "abstention-signals", "--data", str(data), "--out", str(out),
+                                    "--workspace", str(tmp_path / "ws"), "--llm-check"], capsys)
+    assert code == 0, stderr
+    report = json.loads((out / "abstention-signals-llm.json").read_text(encoding="utf-8"))
+    assert not (out / "abstention-signals.json").exists()  # the retrieval-only report is not overwritten
+    assert report["model"] == "script.json"  # the scripted provider names itself after its file
+    assert report["model_says_no"] == {"answerable": 0.0, "removed": 1.0}
+    assert report["signals"]["llm_check"]["roc_auc"] == 1.0
+    assert report["signals"]["support, then the model"]["roc_auc"] == 1.0
+    assert "said no to 0.0% of answerable looks and 100.0% of gold-removed ones" in stdout

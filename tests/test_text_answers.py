@@ -135,6 +135,43 @@ def test_an_answerable_question_does_not_abstain_and_zero_never_abstains(root, e
     assert not never.abstained and never.citations
 
 
+CHECK = "Do the sentences above answer this question itself"  # the answer check's needle
+# a question the passages come near without answering: the lamp's range is there, its colour is not
+Q_COLOUR = "What colour is the light of the Kestrel Point lighthouse lamp?"
+
+
+def test_with_the_answer_check_on_a_no_from_the_model_abstains_after_the_support_passed(root, embedder):
+    s = session(root, embedder, {CHECK: {"answered": False}}, answer_check="llm", answer_words=12)
+    a = answerer(s).answer(Q_COLOUR, mode="extractive")
+    assert a.abstained and a.pipeline == "abstain" and a.usage.calls == 1
+    compose_step = next(st for st in a.trace if st.step == "text.compose")
+    assert compose_step.input["support"] >= 0.5  # retrieval alone would have answered
+    check = next(st for st in a.trace if st.step == "text.check")
+    assert check.input["answered"] is False
+    assert "do not answer" in next(st for st in a.trace if st.step == "text.abstain").outcome
+    assert "closest passage" in a.text and a.evidence
+
+
+def test_with_the_answer_check_on_a_yes_answers_and_off_asks_nothing(root, embedder):
+    yes = answerer(session(root, embedder, {CHECK: {"answered": True}}, answer_check="llm", answer_words=12))
+    a = yes.answer(Q_LAMP, mode="extractive")
+    assert not a.abstained and a.usage.calls == 1 and a.text == "Its lamp can be seen from 22 nautical miles away."
+    # the prompt shows the model the sentences the answer is made of
+    assert "22 nautical miles" in yes.llm.provider.calls[-1][-1]["content"]
+    off = answerer(session(root, embedder, answer_words=12)).answer(Q_COLOUR, mode="extractive")  # no rules
+    assert off.usage.calls == 0 and all(st.step != "text.check" for st in off.trace)
+    # below the support threshold the check is never asked: abstaining needs no model
+    low = answerer(session(root, embedder, answer_check="llm")).answer(Q_ABSENT, mode="extractive")
+    assert low.abstained and low.usage.calls == 0
+
+
+def test_an_answer_check_reply_that_fails_its_schema_counts_as_yes(root, embedder):
+    s = session(root, embedder, {CHECK: "sure, probably"}, answer_check="llm", answer_words=12)
+    a = answerer(s).answer(Q_LAMP, mode="extractive")
+    assert not a.abstained and a.text == "Its lamp can be seen from 22 nautical miles away."
+    assert "counted as yes" in next(st for st in a.trace if st.step == "text.check").outcome
+
+
 def test_without_docs_hides_a_document_as_if_it_were_not_indexed(root, embedder):
     s = session(root, embedder)
     assert s.text.search(Q_LAMP, k=1)[0].chunk.doc_id == "lighthouse"
