@@ -479,7 +479,14 @@ def finish(question: str, hits: list[TripleHit], llm: LLM, cfg: KGSettings, trac
         # the ends by name (an option is usually an entity), the whole facts, and the answer
         selected = select_options(options, [n for t in support for n in (t.object.name, t.subject.name)]
                                   + [triple_line(t) for t in support] + [v.text])
-    text = v.text if v.sufficient else "The retrieved triples are not enough to answer."
-    return Answer(question=question, text=text, layer="kg" if v.sufficient else "none", pipeline=pipeline,
-                  selected=selected, evidence=order_evidence(hits, v.cited if v.sufficient else []),
+    answered = v.sufficient
+    text = v.text if answered else "The retrieved triples are not enough to answer."
+    if options and answered and not selected:
+        # an answer naming none of the options answers no choice question: the text layer may (the
+        # ontology hands such a question down the same way)
+        tracer.steps.append(TraceStep(step="kg.options", layer="kg", input={"answer": v.text[:200]},
+                                      outcome="the answer supports none of the options: handed down"))
+        answered, text = False, "The knowledge graph's answer supports none of the options."
+    return Answer(question=question, text=text, layer="kg" if answered else "none", pipeline=pipeline,
+                  selected=selected if answered else None, evidence=order_evidence(hits, v.cited if v.sufficient else []),
                   trace=tracer.steps, usage=tracer.total(), ms=round((time.perf_counter() - start) * 1000, 1))

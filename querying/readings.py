@@ -264,6 +264,9 @@ class ReadingPlanner:
         self.score(question, readings, option_links)
         if run is not None:
             self.check(question, readings, run, options, option_links)
+            if not readings:
+                d.reason = "every reading that ran found nothing"
+                return d
         readings.sort(key=lambda r: -r.score)
         d.readings = readings
         best = self._choose(d, question, readings)
@@ -802,11 +805,13 @@ class ReadingPlanner:
         ids = [{lk.iri for lk in links} for links in option_links]
         for _ in range(RUN_BUDGET):
             readings.sort(key=lambda r: -r.score)
-            best = readings[0]
-            if best.rows is not None or "error" in best.evidence:
+            if readings and readings[0].evidence.get("void"):
+                readings.pop(0)  # no answer at all: the next one up runs in its turn
+                continue
+            if not readings or readings[0].rows is not None or "error" in readings[0].evidence:
                 break
-            self._evidence(best, run, options, ids, question)
-        readings.sort(key=lambda r: -r.score)
+            self._evidence(readings[0], run, options, ids, question)
+        readings[:] = sorted((r for r in readings if not r.evidence.get("void")), key=lambda r: -r.score)
 
     def _evidence(self, r: Reading, run: Run, options: list[str] | None, ids: list[set[str]], question: str) -> None:
         """Run the reading; a count is judged by the things it counts (their query runs too)."""
@@ -823,6 +828,10 @@ class ReadingPlanner:
         if not answers:
             r.evidence["empty"] = 1.0
             r.score -= EMPTY
+            if r.plan.count and not r.evidence.get("quantity"):
+                # a zero is an answer only to a question that asks for a number: "Communication — which
+                # department is responsible for it?" of a subject the data joins to none is not "0"
+                r.evidence["void"] = 1.0
             return
         if r.kind == "attribute" and all(f" {fold(v)} " in f" {fold(question)} " for v in answers):
             # the question states this value already (a subject's title beside its code): not what it asks

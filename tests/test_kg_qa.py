@@ -86,6 +86,19 @@ def test_options_select_what_the_triples_support(session):
     assert a.layer == "kg" and a.selected == [0]
 
 
+def test_a_yes_whose_answer_names_no_option_hands_the_question_down(session):
+    # the triples are about Ronaldo and the model says they answer, but no option is what they say
+    q = "Which of these did Ronaldo win in 2002?"
+    s = session({q: {"sufficient": True, "answer": "He won the Golden Shoe.", "facts": [1]}})
+    a = answer_kg(s, q, options=["Stanley Cup", "Ligue 1", "Ballon d'Or"], k=3)
+    assert a.layer == "none" and a.selected is None, a.text
+    assert a.trace[-1].step == "kg.options" and "handed down" in a.trace[-1].outcome
+    assert any(e.kind == "triple" for e in a.evidence)  # the triples still go down to the text layer
+    # the same yes with an option it names answers here
+    b = answer_kg(s, q, options=["Stanley Cup", "Golden Shoe"], k=3)
+    assert b.layer == "kg" and b.selected == [1], b.text
+
+
 CAMPUS = [t("Mira Okafor", "works for", "Institute of Tidal Studies", doc="c1"),
           t("Institute of Tidal Studies", "belongs to", "College of Ocean Sciences", doc="c2"),
           t("Tomas Berg", "works for", "Lab of Dune Geology", doc="c3"),

@@ -566,6 +566,39 @@ def test_a_count_the_data_never_reaches_is_a_zero_not_another_count(polyu_ws, em
     assert ans.layer == "ontology" and ans.text == "0" and "offered_by" in ans.evidence[0].query, ans.trace[1].input
 
 
+CRAFTS = """@prefix : <http://example.org/> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:COURSE a owl:Class . :DEPARTMENT a owl:Class .
+:offered_by a owl:ObjectProperty ; rdfs:domain :COURSE ; rdfs:range :DEPARTMENT .
+:has_subject_title a owl:DatatypeProperty ; rdfs:domain :COURSE .
+:has_name a owl:DatatypeProperty ; rdfs:domain :DEPARTMENT .
+:ceramics a :DEPARTMENT ; :has_name "Department of Ceramics" .
+:textiles a :DEPARTMENT ; :has_name "Department of Textiles" .
+:kiln a :COURSE ; :has_subject_title "Kiln Firing" ; :offered_by :ceramics .
+:glaze a :COURSE ; :has_subject_title "Glaze Chemistry" ; :offered_by :ceramics .
+:loom a :COURSE ; :has_subject_title "Loom Weaving" ; :offered_by :textiles .
+:glass a :COURSE ; :has_subject_title "Glassblowing" .
+"""
+
+
+def test_a_zero_counted_for_a_question_that_asks_for_no_number_is_no_answer(tmp_path, embedder):
+    # Glassblowing has no department in the data: asked which department (not how many), the zero count
+    # is the only reading of that step, and "0" would answer a question nobody asked
+    ws = Workspace.init(tmp_path / "ws")
+    (tmp_path / "crafts.ttl").write_text(CRAFTS, encoding="utf-8")
+    Session(ws).ontology.import_instances(tmp_path / "crafts.ttl")
+    s = session(ws, embedder)
+    options = ["Department of Textiles", "Department of Ceramics"]
+    for question in ("Glassblowing — which department is responsible for it?", "Which department runs Glassblowing?"):
+        ans = answer_ontology(s, question, options=options)
+        assert ans.text != "0" and not any("COUNT" in e.query for e in ans.evidence), (question, ans.trace[1].input)
+        assert ans.layer == "none", (question, ans.text)
+    # a question that asks for a number still gets its zero, and a subject with a department its department
+    assert answer_ontology(s, "How many departments offer Glassblowing?").text == "0"
+    assert answer_ontology(s, "Which department runs Loom Weaving?", options=options).selected == [0]
+
+
 def test_a_value_in_the_plural_names_the_kind_of_answer(polyu_ws, embedder):
     # "associate professors" is a stored position in the plural; kept as words when scored, it makes
     # "which staff has that position and works for X?" the reading, not X's faculty
