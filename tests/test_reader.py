@@ -698,3 +698,13 @@ def test_a_name_the_corpus_once_typed_does_not_type_a_label_or_split_a_name(poly
     got = facts(readings[1])
     assert got["works_for"] == ["Department of Tides and Coastal Studies"]
     assert sorted(got["has_research_interest"]) == ["coral reefs", "sonar imaging", "tidal modelling"]
+
+
+def test_a_name_the_parser_hangs_from_its_last_word_is_read_whole(polyu):
+    # spaCy makes "School" a modifier of "Technology" and "Glass Design" the object of "of": the value is
+    # the whole name, not the words inside it
+    for unit in ("School of Glass Design and Kiln Technology", "Department of Textile Arts and Fashion Technology"):
+        r = polyu.read("GDK2101 Lampworking Basics", f"GDK2101 Lampworking Basics\nThis level-2 subject is worth "
+                       f"3 credits.\nIt is taught by the {unit}.")
+        assert facts(r).get("offered_by") == [unit], facts(r)
+    assert r.mentions[unit] == EX + "DEPARTMENT"  # typed by its class word, no longer by the range alone

@@ -65,6 +65,7 @@ DESCRIPTION_SIMILARITY = 0.5
 CARDINALS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}
 _ENTITY_LABELS = {"ORG", "FAC", "GPE", "LOC", "NORP", "PERSON"}  # NER kinds that name a thing
+_VALUE_DEPS = ("dobj", "pobj", "attr", "oprd", "acomp", "appos")  # a verb reaches a value through these
 LABEL_LIKE = re.compile(r"(^|[_\s])(name|title|code|label)$")
 # a label and its value: "Label: v", "Label | v", "Label — v", "Label = v", "Label<TAB>v" (a table's row
 # as text copied from a page)
@@ -643,6 +644,10 @@ class PageReader:
                 context = f"{subjects[0].text} {context}"
             out.append(Segment(context, listed.text.strip(" ,."), "prose", sentence=n))
             taken.update(t.i for t in listed)
+        # a name the parser hangs from its last word ("by the Department of X and Y Engineering": "Department"
+        # a modifier of "Engineering") is the value of that word: the objects inside it are no values of their own
+        inner = {t.i for e in sent.ents if e.label_ in _ENTITY_LABELS and e.root.dep_ in _VALUE_DEPS
+                 for t in e.root.subtree if t.i < e.root.i and t.i >= e.start}
         for tok in sent:
             if (tok.i in taken and not _WORD_NUMBER.match(tok.text)) or _in_other_clause(tok, root):
                 continue
@@ -660,7 +665,7 @@ class PageReader:
                     context = " ".join(w.text for w in _path(tok, root) if _cardinal(w) is None)
                 out.append(Segment(context, _cardinal(tok) or tok.text, "prose", number=True, sentence=n))
                 taken.add(tok.i)
-            elif tok.dep_ in ("dobj", "pobj", "attr", "oprd", "acomp", "appos") and tok.pos_ in ("NOUN", "PROPN", "X"):
+            elif tok.dep_ in _VALUE_DEPS and tok.pos_ in ("NOUN", "PROPN", "X") and tok.i not in inner:
                 if any(c.dep_ == "nummod" and _cardinal(c) is not None for c in tok.children):
                     continue  # "at level 3": the number is the value, the noun its context (below)
                 span = _value_span(tok, self._names_thing)
