@@ -14,8 +14,8 @@ Support was chosen by measurement (`polyrag bench fiqa-answers`, FiQA dev, each 
 the index without its gold passages): the best chunk's hybrid score (ROC AUC 0.774) did as well as its
 cosine alone and better than the best sentence's cosine, gaps between ranks, the question terms the
 chunk covers or a hubness-corrected cosine; a logistic regression over all of them reached 0.789 and
-SmolLM2-135M asked "does this text answer the question?" under a yes/no schema was at chance (README,
-*Abstention*).
+SmolLM2-135M asked "does this text answer the question?" under a yes/no schema was at chance (0.509;
+README, *Abstention*) — that check is `query.answer_check` (querying/answer_check.py), off by default.
 
 A fact question ("What was the X of Y?", "Who is …", "Where were … held?") has a frame (`question_frame`):
 its extractive answer is the one best sentence under the question turned round ("As to what the X of Y
