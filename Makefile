@@ -46,6 +46,7 @@ bench: install
 	for b in $(BENCHES); do $(BIN)/polyrag bench $$b || exit 1; done
 	$(BIN)/polyrag bench acadchall --layer ontology,kg,text
 	$(BIN)/polyrag bench acadchall --layer kg
+	$(BIN)/polyrag bench abstention-signals --llm-check
 
 clean:
 	rm -rf .demo .pytest_cache
