@@ -114,7 +114,6 @@ class TextAnswerer:
                       citations=citations, abstained=abstained, evidence=[*handover.triples, *chunks],
                       trace=tracer.steps, usage=tracer.total(), ms=round((time.perf_counter() - start) * 1000, 1))
 
-
     def _check(self, question: str, comp: Composition, tracer: Tracer) -> str:
         """The model's yes/no on the sentences (`query.answer_check`); why to abstain, or "" to answer."""
         if self.cfg.answer_check != "llm":

@@ -829,8 +829,8 @@ class ReadingPlanner:
             r.evidence["empty"] = 1.0
             r.score -= EMPTY
             if r.plan.count and not r.evidence.get("quantity"):
-                # a zero is an answer only to a question that asks for a number: "Communication — which
-                # department is responsible for it?" of a subject the data joins to none is not "0"
+                # a zero is an answer only to a question that asks for a number: "Glassblowing — which
+                # department runs it?" of a subject the data joins to no department is not "0"
                 r.evidence["void"] = 1.0
             return
         if r.kind == "attribute" and all(f" {fold(v)} " in f" {fold(question)} " for v in answers):
