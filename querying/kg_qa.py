@@ -390,6 +390,8 @@ def option_support(kg: KGLayer, question: str, options: Sequence[str]) -> tuple[
                         (named_in(other.name, names, other.type) or holds_rare(other.name, rare, names)):
                     found.setdefault(i, []).append((h, fold(other.name)))
                     break
+    partial = whole_names_first([end for pairs in found.values() for _, end in pairs], names)
+    found = {i: kept for i, pairs in found.items() if (kept := [(h, end) for h, end in pairs if end not in partial])}
     selected, support = _uncommon(found, len(real))
     if not selected:  # no option one step from what the question names: try two steps through a middle
         selected, support = _uncommon(_two_steps(kg, question, names, rare, options, real), len(real))

@@ -144,6 +144,9 @@ def test_a_one_word_name_steps_aside_when_the_graph_holds_the_whole_name_asked_a
                            t("Vasquez", "works for", "Institute of Tidal Studies", doc="c6")])
     a = answer_kg(s, "Which college is Oren Vasquez part of?", options=COLLEGES)
     assert a.selected == [0], a.text
+    # one step away too: the unit that employs him, not the one that employs "Vasquez"
+    units = answer_kg(s, "Which unit employs Oren Vasquez?", options=["Institute of Tidal Studies", "Lab of Dune Geology"])
+    assert units.selected == [1], units.text
     from querying.kg_qa import question_names, whole_names_first
 
     names = question_names("Is Oren Vasquez in the College of Ocean Sciences?")
