@@ -36,7 +36,7 @@ from pyramid.workspace import Workspace
 
 NAME = "fiqa-answers"
 MODES = ("default", "extractive", "rewrite", "direct")  # K²RAG needs a KG: FiQA has none built (bench multihop has it)
-SWEEP = (0.4, 0.45, 0.5, 0.55, 0.6, 0.65)
+SWEEP = (0.4, 0.45, 0.5, 0.53, 0.55, 0.6, 0.65)
 
 
 def support_of(ans: Any) -> float:
