@@ -708,3 +708,57 @@ def test_a_name_the_parser_hangs_from_its_last_word_is_read_whole(polyu):
                        f"3 credits.\nIt is taught by the {unit}.")
         assert facts(r).get("offered_by") == [unit], facts(r)
     assert r.mentions[unit] == EX + "DEPARTMENT"  # typed by its class word, no longer by the range alone
+
+
+def test_a_vague_label_means_the_property_its_values_are_given_elsewhere(polyu):
+    """A column header MiniLM cannot place ("Capacity") is read by what it holds: the values under it
+    are, on other pages, what sentences say people serve as — so the label means that property, for
+    every value under it, one seen elsewhere or not. A label whose values are nobody else's keeps its
+    own reading."""
+    ranks = ("Senior Lecturer", "Associate Professor", "Assistant Professor", "Senior Lecturer", "Associate Professor")
+    pages = [(f"Dr {n} Okonkwo-Berg", f"Dr {n} Okonkwo-Berg works in the Department of Marine Cartography. She "
+                                      f"also serves as {rank}. Research interests: tidal mapping")
+             for n, rank in zip(("Ada", "Bo", "Cy", "Di", "Ed"), ranks)]
+    column = ("Senior Lecturer", "Assistant Professor", "Associate Professor", "Senior Lecturer", "Visiting Hydrographer")
+    pages += [(f"Dr {n} Lindqvist", f"Unit: Department of Marine Cartography\nCapacity: {rank}")
+              for n, rank in zip(("Femi", "Gus", "Hal", "Ivo", "Jo"), column)]
+    reader = PageReader(polyu.vocab, polyu.embedder, titles=["Department of Marine Cartography"])
+    readings = reader.read_all(pages)
+    said = [facts(r).get("has_position") for r in readings[:5]]
+    assert said == [[rank] for rank in ranks], said  # the sentences are read as positions …
+    assert reader.label_means == {"capacity": EX + "has_position"}, reader.label_means
+    for r, rank in zip(readings[5:], column):
+        assert facts(r).get("has_position") == [rank], (r.entity, r.facts)  # … and so is the column
+
+
+def test_a_long_linked_value_teaches_nothing(polyu):
+    """A field's whole value of many words is a sentence or a list left whole: learnt as an example it
+    would make any value sharing one of its words look like the property's ("renewable energy" like a
+    position, for a long list of committee seats on energy boards)."""
+    reader = PageReader(polyu.vocab, polyu.embedder, titles=["Department of Marine Cartography"])
+    long_title = "Principal Lecturer and Chair of the Harbour Survey Board, Member of the Tidal Energy Panel"
+    pages = [reader.segment(f"Dr {n} Okonkwo-Berg", f"name = Dr {n} Okonkwo-Berg\ntitle = {rank}\n"
+                                                    "unit = Department of Marine Cartography")
+             for n, rank in (("Ada", "Principal Lecturer"), ("Bo", long_title))]
+    reader.study(pages)
+    readings = [reader.link(p) for p in pages]
+    assert [facts(r).get("has_position") for r in readings] == [["Principal Lecturer"], [long_title]], \
+        [r.facts for r in readings]  # both are read as positions …
+    reader.examples.clear()
+    reader.learn_linked(pages, readings)
+    assert reader.examples == {EX + "has_position": ["Principal Lecturer"]}, reader.examples  # … one teaches
+
+
+def test_a_column_of_things_keeps_its_link_though_a_noisy_list_elsewhere_holds_one(polyu):
+    """A department's name caught in someone's list of roles is, there, one more role; the column that
+    names each person's department is still a column of departments: a label whose values were linked as
+    things keeps its link, and a label comes to mean only a plain-valued property."""
+    pages = [(f"Dr {n} Okonkwo-Berg", "Home unit: Department of Marine Cartography\nRoles: Senior Lecturer; "
+                                      "Examiner; Warden; Department of Marine Cartography\n"
+                                      "Research interests: tidal mapping")
+             for n in ("Ada", "Bo", "Cy", "Di", "Ed", "Fay")]
+    reader = PageReader(polyu.vocab, polyu.embedder, titles=["Department of Marine Cartography"])
+    readings = reader.read_all(pages)
+    assert "home unit" not in reader.label_means, reader.label_means
+    for r in readings:
+        assert facts(r).get("works_for") == ["Department of Marine Cartography"], (r.entity, r.facts)

@@ -21,7 +21,9 @@ ontology (instances) and the knowledge graph (triples) alike — one reading per
    range fits it (types decide; the context's similarity to the property's words breaks ties); any other
    value goes to the datatype property whose words are closest in meaning to its context (MiniLM), above
    `MIN_SIMILARITY`. Lists are split on ";", ",", "/" and "and" for properties that are not names,
-   titles or codes, when every item is short.
+   titles or codes, when every item is short. A field label too vague for its words to say a property
+   ("Post", "Capacity") is read, once every page is linked, by what it holds: the property most of its
+   values are given on other pages, under other labels or in sentences (`learn_label_meanings`).
 4. **The entity's class** is the one whose properties the page's facts fill most (the class a title
    names breaks a tie); facts that do not fit it are dropped. What the corpus teaches weighs in: a class
    whose every name carries its class word or a code doubts a title without it, and a property whose
@@ -32,6 +34,7 @@ ontology (instances) and the knowledge graph (triples) alike — one reading per
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -51,6 +54,7 @@ SHARED_BY = 3             # a word in this many property names is a prefix, not 
 CONFIDENT = 0.5           # a field label this close to one property, …
 CONFIDENT_MARGIN = 0.1    # … and this much closer than to any other, plainly means it: its values are examples
 MAX_EXAMPLES = 60
+LABEL_SHARE = 0.5         # a vague label whose values are this share of another property's values elsewhere means it
 TITLE_MARGIN = 0.5        # a page's facts settle its class when the best class leads every other by this
 MAX_TITLE_EXAMPLES = 300  # titles kept per class as examples of its names
 MIN_TITLE_EXAMPLES = 5
@@ -141,6 +145,7 @@ class PageReader:
         self.title_shapes: dict[str, set[str]] = {}      # class → what all its names carry, learnt
         self.numeric: set[str] = set()   # datatype properties whose plainest label's values are numbers, learnt
         self.labelled: dict[str, set[str]] = {}  # class → names fields gave under a label naming it, learnt
+        self.label_means: dict[str, str] = {}  # folded vague field label → the property its values say it means, learnt
         self._title_matrix: np.ndarray | None = None
         self.props = [p for p in vocab.properties if p.kind in ("object", "datatype")]
         self._class_words = {c.iri: {min(word_forms(w), key=len) for w in fold(c.words).split()}
@@ -204,12 +209,67 @@ class PageReader:
             readings.append(self.link(page))
             if advance is not None:
                 advance()
-        if self.learn_linked(pages, readings):
+        meant = self.learn_label_meanings(pages, readings)
+        if self.learn_linked(pages, readings) or meant:
             # the pages whose values no label said plainly: a sentence's, or a field's under a vague label
             readings = [self.link(p) if any(seg.kind == "prose" or float(self._sims(seg.context).max()) < CONFIDENT
                                             for seg in p.segments) else r
                         for p, r in zip(pages, readings)]
         return readings
+
+    def learn_label_meanings(self, pages: list[Page], readings: list[Reading]) -> bool:
+        """A field label too vague to say a property ("Post: Professor") is read by what it holds: when
+        most of the values it gives (counted over the corpus) are values other labels and sentences give
+        one property, the label means that property — a column of one site states one thing, whatever
+        MiniLM makes of its header. A label with fewer than `MIN_SHAPE_EXAMPLES` values is no column (a
+        name before one value). A column whose values were linked as things keeps its link (a department
+        caught in a noisy list of roles elsewhere is no role of the department column); every property
+        votes, but a label comes to mean only a datatype property, neither a name nor a code (a code
+        under a prerequisite's label is still a prerequisite); True when a label gained a meaning."""
+        given: dict[str, Counter] = {}          # folded value → (folded context, property) → times
+        under: dict[str, list[str]] = {}        # vague field label → the folded values under it
+        now: dict[str, Counter] = {}            # vague field label → the properties its values were given
+        for page, reading in zip(pages, readings):
+            if reading.cls is None:
+                continue
+            for seg in page.segments:
+                if seg.kind == "field" and not seg.number and float(self._sims(seg.context).max()) < CONFIDENT:
+                    under.setdefault(fold(seg.context), []).extend(fold(v) for v in self._items_of(seg))
+            for f in reading.facts:  # every property counts, so that a column of things stays theirs
+                given.setdefault(fold(f.value), Counter())[(fold(f.context), f.prop)] += 1
+                now.setdefault(fold(f.context), Counter())[f.prop] += 1
+        learnt = False
+        for label, values in under.items():
+            votes: Counter = Counter()
+            for value in values:
+                elsewhere = Counter()
+                for (other, prop), n in given.get(value, {}).items():
+                    if other != label:
+                        elsewhere[prop] += n
+                if elsewhere:
+                    votes[elsewhere.most_common(1)[0][0]] += 1
+            if not votes:
+                continue
+            prop, n = votes.most_common(1)[0]
+            current = next(iter(now.get(label, Counter()).most_common(1)), (None, 0))[0]
+            term, held = self.vocab.by_iri.get(prop), self.vocab.by_iri.get(current or "")
+            if term is None or term.kind != "datatype" or _named(term) or (held is not None and held.kind == "object"):
+                continue  # a column of things links them, whatever else their names were given
+            if current != prop and n >= LABEL_SHARE * len(values) and len(values) >= MIN_SHAPE_EXAMPLES:
+                self.label_means[label] = prop
+                learnt = True
+        return learnt
+
+    def _label_sims(self, label: str) -> np.ndarray:
+        """`_sims` of a field's label, with the meaning its values taught (`learn_label_meanings`) made plain."""
+        sims = self._sims(label)
+        prop = self.label_means.get(fold(label))
+        if prop is None:
+            return sims
+        sims = sims.copy()
+        j = next(j for j, p in enumerate(self.props) if p.iri == prop)
+        sims[j] = max(float(sims.max()) + CONFIDENT_MARGIN, CONFIDENT)
+        return sims
 
     def learn_linked(self, pages: list[Page], readings: list[Reading]) -> bool:
         """Values that fields gave a datatype property once the page's class settled which property
@@ -226,10 +286,13 @@ class PageReader:
                 # the field's whole value only: an item of a list under a vague label ("Expertise:
                 # a, b, c") says less about the property than the field's one value does
                 if f.is_object or term is None or term.kind != "datatype" or _named(term) or \
-                        f.context not in fields or fold(f.value) != fields[f.context]:
+                        f.context not in fields or fold(f.value) != fields[f.context] or \
+                        self.label_means.get(fold(f.context), f.prop) != f.prop:
                     continue
                 bag = self.examples.setdefault(f.prop, [])
-                if len(bag) < MAX_EXAMPLES and f.value not in bag:
+                # a value of many words is a sentence or a list left whole: as an example it would make
+                # every value sharing a word with it look like the property's
+                if len(bag) < MAX_EXAMPLES and f.value not in bag and len(f.value.split()) <= MAX_ITEM_WORDS:
                     bag.append(f.value)
                     gained = True
         if gained:
@@ -772,7 +835,8 @@ class PageReader:
             return []
         items = self._items_of(seg)
         out = []
-        plain = float(self._sims(seg.context).max()) >= CONFIDENT
+        label = self._label_sims(seg.context) if seg.kind == "field" else self._sims(seg.context)
+        plain = float(label.max()) >= CONFIDENT
         kinds = [self._mention_class(item, seg) if not seg.number else None for item in items]
         if len(items) > 1 and sum(k is not None for k in kinds) < MIN_THING_SHARE * len(items):
             # a list states one property: mostly plain values ("Expertise: metaphor, lexicon, Faculty of
@@ -782,9 +846,9 @@ class PageReader:
             # a list under a plain label: the label says what every item is; under a vague one, each
             # item helps say it
             context = seg.context if len(items) == 1 or plain else f"{seg.context}: {item}"
-            raw = sims = self._sims(context)
+            raw = sims = label if context == seg.context else self._sims(context)
             if context != seg.context:  # what the label says alone still counts for each item under it
-                raw = sims = np.maximum(sims, self._sims(seg.context))
+                raw = sims = np.maximum(sims, label)
             if not seg.number and (seg.kind == "prose" or float(sims.max()) < CONFIDENT):
                 # no label says it plainly: what the value resembles counts too — all of it when nothing
                 # but the value was said ("X is Associate Professor"), half of what it adds to a verb's
