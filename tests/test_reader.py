@@ -713,8 +713,7 @@ def test_a_name_the_parser_hangs_from_its_last_word_is_read_whole(polyu):
 def test_a_vague_label_means_the_property_its_values_are_given_elsewhere(polyu):
     """A column header MiniLM cannot place ("Capacity") is read by what it holds: the values under it
     are, on other pages, what sentences say people serve as — so the label means that property, for
-    every value under it, one seen elsewhere or not. A label whose values are nobody else's keeps its
-    own reading."""
+    every value under it, one seen elsewhere or not."""
     ranks = ("Senior Lecturer", "Associate Professor", "Assistant Professor", "Senior Lecturer", "Associate Professor")
     pages = [(f"Dr {n} Okonkwo-Berg", f"Dr {n} Okonkwo-Berg works in the Department of Marine Cartography. She "
                                       f"also serves as {rank}. Research interests: tidal mapping")
