@@ -212,7 +212,7 @@ class PageReader:
         meant = self.learn_label_meanings(pages, readings)
         if self.learn_linked(pages, readings) or meant:
             # the pages whose values no label said plainly: a sentence's, or a field's under a vague label
-            readings = [self.link(p) if any(seg.kind == "prose" or float(self._sims(seg.context).max()) < CONFIDENT
+            readings = [self.link(p) if any(seg.kind == "prose" or self._vague(seg.context)
                                             for seg in p.segments) else r
                         for p, r in zip(pages, readings)]
         return readings
@@ -233,7 +233,7 @@ class PageReader:
             if reading.cls is None:
                 continue
             for seg in page.segments:
-                if seg.kind == "field" and not seg.number and float(self._sims(seg.context).max()) < CONFIDENT:
+                if seg.kind == "field" and not seg.number and self._vague(seg.context):
                     under.setdefault(fold(seg.context), []).extend(fold(v) for v in self._items_of(seg))
             for f in reading.facts:  # every property counts, so that a column of things stays theirs
                 given.setdefault(fold(f.value), Counter())[(fold(f.context), f.prop)] += 1
@@ -259,6 +259,10 @@ class PageReader:
                 self.label_means[label] = prop
                 learnt = True
         return learnt
+
+    def _vague(self, label: str) -> bool:
+        """No property is close enough to the label's words for it to say one plainly."""
+        return float(self._sims(label).max()) < CONFIDENT
 
     def _label_sims(self, label: str) -> np.ndarray:
         """`_sims` of a field's label, with the meaning its values taught (`learn_label_meanings`) made plain."""
@@ -343,13 +347,13 @@ class PageReader:
         pages = list(pages)
         self._embed_contexts(seg.context for page in pages for seg in page.segments)
         self._embed_contexts(f"{seg.context}: {item}" for page in pages for seg in page.segments
-                             if float(self._sims(seg.context).max()) < CONFIDENT
+                             if self._vague(seg.context)
                              and len(items := self._items_of(seg)) > 1 for item in items)
         texts = []
         for page in pages:
             texts.append(page.title)
             for seg in page.segments:
-                if not seg.number and (seg.kind == "prose" or float(self._sims(seg.context).max()) < CONFIDENT):
+                if not seg.number and (seg.kind == "prose" or self._vague(seg.context)):
                     texts += _items(seg.value) if _is_list(seg.value) else [seg.value]
         texts = [t for t in dict.fromkeys(texts) if t not in self._value_vec]
         if texts:
