@@ -761,3 +761,31 @@ def test_a_column_of_things_keeps_its_link_though_a_noisy_list_elsewhere_holds_o
     assert "home unit" not in reader.label_means, reader.label_means
     for r in readings:
         assert facts(r).get("works_for") == ["Department of Marine Cartography"], (r.entity, r.facts)
+
+
+def test_a_capitalised_one_word_object_is_a_value_where_a_bare_common_noun_is_not(polyu):
+    """"She obtained a PhD from …": the parser calls "PhD" a common noun, and one common noun after an
+    article usually says nothing ("teaches a subject"); a capitalised one (a degree, a rank) does."""
+    r = polyu.read("Dr Ada Okonkwo-Berg", "Dr Ada Okonkwo-Berg works in the Department of Marine Cartography. "
+                                          "She obtained a PhD from Lund University.")
+    assert "PhD" in facts(r).get("obtained_degree", []), r.facts
+    r = polyu.read("Dr Ada Okonkwo-Berg", "Dr Ada Okonkwo-Berg works in the Department of Marine Cartography. "
+                                          "She teaches a subject on tidal mapping.")
+    assert not any(f.value.lower() in ("subject", "a subject") for f in r.facts), r.facts
+
+
+def test_where_the_object_came_from_is_said_of_the_object_not_of_the_verb(polyu):
+    """"She obtained a PhD from Lund University": the verb reaches the degree; the university is where the
+    degree is from. Read through the verb ("obtained from") both would be degrees; read through the object
+    ("PhD from") the university is where she graduated, whatever the verb."""
+    for sentence, degree, place in (("She obtained a PhD from Lund University.", "PhD", "Lund University"),
+                                    ("She completed a Master of Philosophy at Aalto University.",
+                                     "Master of Philosophy", "Aalto University"),
+                                    ("She gained the Bachelor of Science in Geodesy from Lund University.",
+                                     "Bachelor of Science", "Lund University")):
+        r = polyu.read("Dr Ada Okonkwo-Berg", "Dr Ada Okonkwo-Berg works in the Department of Marine Cartography. "
+                                              + sentence)
+        assert facts(r).get("graduated_from") == [place], (sentence, r.facts)
+        assert place not in facts(r).get("obtained_degree", []), (sentence, r.facts)
+        if sentence.startswith("She obtained"):  # the verb that means the degree property reaches the degree
+            assert facts(r).get("obtained_degree") == [degree], (sentence, r.facts)

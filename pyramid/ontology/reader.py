@@ -715,6 +715,7 @@ class PageReader:
         # a modifier of "Engineering") is the value of that word: the objects inside it are no values of their own
         inner = {t.i for e in sent.ents if e.label_ in _ENTITY_LABELS and e.root.dep_ in _VALUE_DEPS
                  for t in e.root.subtree if t.i < e.root.i and t.i >= e.start}
+        objects: dict[int, str] = {}  # the verb's direct objects that are values: token → value
         for tok in sent:
             if (tok.i in taken and not _WORD_NUMBER.match(tok.text)) or _in_other_clause(tok, root):
                 continue
@@ -739,16 +740,22 @@ class PageReader:
                 if self._names_thing(span.text):
                     span = _name_run(span)
                 if any(t.i in taken for t in span) or not span.text.strip() or \
-                        (len(span) == 1 and tok.pos_ == "NOUN"):  # "a subject": a bare common noun says nothing
-                    continue
+                        (len(span) == 1 and tok.pos_ == "NOUN" and tok.text.islower()):
+                    continue  # "a subject": a bare common noun says nothing ("a PhD", "an MBA" do)
                 taken.update(t.i for t in span)
                 value = span.text.strip(" ,.")
+                if tok.dep_ == "dobj" and tok.head == root:
+                    objects[tok.i] = value
                 if (tok.dep_ == "attr" and (tok.head == root or any(c.dep_ == "nsubj" and _stands_for_entity(c)
                                                                      for c in tok.head.children))) or \
                         (tok.dep_ == "appos" and tok.head.lower_ == "it"):
                     # "X is Chairperson", "X, Chairperson, …" (X stood in by "It"): what the entity is —
                     # its role, its kind
                     context = value
+                elif (of := _object_of_prep(tok, root, objects)) is not None:
+                    # "obtained a PhD from Lund University": what the verb reached is the PhD; the place is
+                    # where the PhD is from, said of it ("PhD from"), not of the verb ("obtained from")
+                    context = f"{objects[of]} {tok.head.text}"
                 else:
                     context = " ".join(w.text for w in _path(tok, root) if w.pos_ in ("VERB", "AUX", "ADP")) or \
                         " ".join(w.text for w in _path(tok, root))
@@ -1154,6 +1161,19 @@ def _items(value: str) -> list[str]:
         if len(parts) > 1 and " and " in parts[-1]:  # "a, b and c": the list's own "and" is its last
             parts = parts[:-1] + parts[-1].rsplit(" and ", 1)
     return [x.strip(" .") for x in parts if x.strip(" .")]
+
+
+def _object_of_prep(tok, root, objects: dict[int, str]) -> int | None:
+    """The direct object (a value already read) a preposition's object is said of: the preposition hangs
+    from that object, or from the verb beside it ("obtained [a PhD] [from X]")."""
+    prep = tok.head
+    if tok.dep_ != "pobj" or prep.dep_ != "prep":
+        return None
+    if prep.head.i in objects:
+        return prep.head.i
+    if prep.head == root:
+        return next((c.i for c in root.children if c.i in objects and c.i < prep.i), None)
+    return None
 
 
 def _span(tok):
