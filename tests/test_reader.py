@@ -789,3 +789,66 @@ def test_where_the_object_came_from_is_said_of_the_object_not_of_the_verb(polyu)
         assert place not in facts(r).get("obtained_degree", []), (sentence, r.facts)
         if sentence.startswith("She obtained"):  # the verb that means the degree property reaches the degree
             assert facts(r).get("obtained_degree") == [degree], (sentence, r.facts)
+
+
+def test_items_of_a_vague_column_are_read_as_the_values_they_are_like(polyu):
+    """Topics under a header MiniLM cannot place ("Looks into"), none of them said word for word on another
+    page, are each most like research interests other pages list plainly: each is read as one."""
+    plain = [("coastal erosion", "tidal mapping"), ("seabed sonar imaging", "harbour dredging"),
+             ("storm surge forecasting", "wave energy"), ("mangrove restoration", "salt marsh ecology"),
+             ("estuary sediment transport", "ocean acidification"), ("kelp forest monitoring", "sea level rise")]
+    pages = [(f"Dr {n} Okonkwo-Berg", f"Dept: Department of Marine Cartography\nResearch interests: {a}; {b}")
+             for n, (a, b) in zip(("Ada", "Bo", "Cy", "Di", "Ed", "Fay"), plain)]
+    column = [("coastal erosion modelling", "tidal mapping surveys"), ("seabed sonar mapping", "harbour dredging works"),
+              ("storm surge prediction", "wave energy converters"), ("mangrove forest restoration", "salt marsh ecosystems"),
+              ("estuarine sediment transport", "kelp forest surveys")]
+    pages += [(f"Dr {n} Lindqvist", f"Dept: Department of Marine Cartography\nLooks into: {a}; {b}")
+              for n, (a, b) in zip(("Gus", "Hal", "Ivo", "Jo", "Kit"), column)]
+    reader = PageReader(polyu.vocab, polyu.embedder, titles=["Department of Marine Cartography"])
+    before = [reader.link(reader.segment(t, x)) for t, x in pages[6:]]
+    assert not any(facts(r).get("has_research_interest") for r in before), [r.facts for r in before]
+    readings = reader.read_all(pages)
+    for r, pair in zip(readings[6:], column):
+        assert sorted(facts(r).get("has_research_interest", [])) == sorted(pair), (r.entity, r.facts)
+
+
+def test_a_column_of_degrees_and_universities_reads_each_as_what_it_is(polyu):
+    """One header over degrees and the universities that gave them ("Schooling: PhD; Lund University"): the
+    degrees are like the degrees sentences elsewhere say were obtained, the universities like the places
+    they were obtained from — each item is read as its own kind, not the whole column as one."""
+    said = [("PhD", "University of Bergen"), ("MSc", "University of Tromso"), ("BSc", "Aalto University"),
+            ("MPhil", "Lund University"), ("PhD", "University of Oslo"), ("BEng", "Uppsala University")]
+    pages = [(f"Dr {n} Okonkwo-Berg", f"Dr {n} Okonkwo-Berg works in the Department of Marine Cartography. "
+                                      f"She obtained a {d} from {u}.")
+             for n, (d, u) in zip(("Ada", "Bo", "Cy", "Di", "Ed", "Fay"), said)]
+    column = [("PhD", "University of Bergen"), ("MSc", "Lund University"), ("BSc", "University of Oslo"),
+              ("PhD", "Aalto University"), ("MPhil", "University of Tromso")]
+    pages += [(f"Dr {n} Lindqvist", f"Dept: Department of Marine Cartography\nPosition: Lecturer\nSchooling: {d}; {u}")
+              for n, (d, u) in zip(("Gus", "Hal", "Ivo", "Jo", "Kit"), column)]
+    reader = PageReader(polyu.vocab, polyu.embedder, titles=["Department of Marine Cartography"])
+    readings = reader.read_all(pages)
+    assert "schooling" not in reader.label_means, reader.label_means
+    for r, (degree, place) in zip(readings[6:], column):
+        got = facts(r)
+        assert got.get("obtained_degree") == [degree] and got.get("graduated_from") == [place], (r.entity, r.facts)
+
+
+def test_a_column_most_of_whose_items_are_what_it_is_read_as_keeps_its_odd_ones(polyu):
+    """A vague header read as positions ("Formation"), whose items other pages mostly say are positions,
+    is a column of positions: the odd item that elsewhere is a research topic stays a position here — one
+    column of one site states one thing — and is not read on its own."""
+    ranks = ("Senior Lecturer", "Associate Professor", "Assistant Professor", "Senior Lecturer", "Associate Professor",
+             "Assistant Professor")
+    pages = [(f"Dr {n} Okonkwo-Berg", f"Dr {n} Okonkwo-Berg works in the Department of Marine Cartography. She "
+                                      f"serves as {rank}. Research interests: tidal mapping; wave energy")
+             for n, rank in zip(("Ada", "Bo", "Cy", "Di", "Ed", "Fay"), ranks)]
+    column = [("Senior Lecturer", "Associate Professor"), ("Assistant Professor", "Senior Lecturer"),
+              ("Associate Professor", "tidal mapping"), ("Senior Lecturer", "Assistant Professor"),
+              ("Associate Professor", "Senior Lecturer")]
+    pages += [(f"Dr {n} Lindqvist", f"Dept: Department of Marine Cartography\nResearch interests: coral reefs\n"
+                                   f"Formation: {a}; {b}")
+              for n, (a, b) in zip(("Gus", "Hal", "Ivo", "Jo", "Kit"), column)]
+    reader = PageReader(polyu.vocab, polyu.embedder, titles=["Department of Marine Cartography"])
+    readings = reader.read_all(pages)
+    assert not any(label == "formation" for label, _ in reader.value_means), reader.value_means
+    assert "tidal mapping" in facts(readings[8]).get("has_position", []), readings[8].facts

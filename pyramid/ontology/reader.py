@@ -23,7 +23,9 @@ ontology (instances) and the knowledge graph (triples) alike — one reading per
    `MIN_SIMILARITY`. Lists are split on ";", ",", "/" and "and" for properties that are not names,
    titles or codes, when every item is short. A field label too vague for its words to say a property
    ("Post", "Capacity") is read, once every page is linked, by what it holds: the property most of its
-   values are given on other pages, under other labels or in sentences (`learn_label_meanings`).
+   values are given on other pages, under other labels or in sentences (`learn_label_meanings`); a
+   vague column that no one property explains ("Education: PhD; Lund University") is read item by item,
+   each as the values most like it are given elsewhere (`value_means`).
 4. **The entity's class** is the one whose properties the page's facts fill most (the class a title
    names breaks a tie); facts that do not fit it are dropped. What the corpus teaches weighs in: a class
    whose every name carries its class word or a code doubts a title without it, and a property whose
@@ -54,7 +56,12 @@ SHARED_BY = 3             # a word in this many property names is a prefix, not 
 CONFIDENT = 0.5           # a field label this close to one property, …
 CONFIDENT_MARGIN = 0.1    # … and this much closer than to any other, plainly means it: its values are examples
 MAX_EXAMPLES = 60
-LABEL_SHARE = 0.5         # a vague label whose values are this share of another property's values elsewhere means it
+LABEL_SHARE = 0.5         # a vague label more than this share of whose values are one property's elsewhere means it
+NEAR_SHARE = 0.4          # … or this share of whose items are like that property's values (topics said nowhere find none)
+NEIGHBOUR = 0.6           # values this close (cosine) to an item under a vague label, given a property elsewhere, …
+NEIGHBOURS = 5            # … among its this many closest, vote for what the item is
+ITEM_AGREE = 0.8          # an item whose votes agree this much is read as they say
+MAX_VOTERS = 2000         # values per property that may vote (the first met): enough to place most items
 TITLE_MARGIN = 0.5        # a page's facts settle its class when the best class leads every other by this
 MAX_TITLE_EXAMPLES = 300  # titles kept per class as examples of its names
 MIN_TITLE_EXAMPLES = 5
@@ -146,6 +153,7 @@ class PageReader:
         self.numeric: set[str] = set()   # datatype properties whose plainest label's values are numbers, learnt
         self.labelled: dict[str, set[str]] = {}  # class → names fields gave under a label naming it, learnt
         self.label_means: dict[str, str] = {}  # folded vague field label → the property its values say it means, learnt
+        self.value_means: dict[tuple[str, str], str] = {}  # (vague label, item), folded → what values like it are, learnt
         self._title_matrix: np.ndarray | None = None
         self.props = [p for p in vocab.properties if p.kind in ("object", "datatype")]
         self._class_words = {c.iri: {min(word_forms(w), key=len) for w in fold(c.words).split()}
@@ -218,28 +226,51 @@ class PageReader:
         return readings
 
     def learn_label_meanings(self, pages: list[Page], readings: list[Reading]) -> bool:
-        """A field label too vague to say a property ("Post: Professor") is read by what it holds: when
-        most of the values it gives (counted over the corpus) are values other labels and sentences give
-        one property, the label means that property — a column of one site states one thing, whatever
-        MiniLM makes of its header. A label with fewer than `MIN_SHAPE_EXAMPLES` values is no column (a
-        name before one value). A column whose values were linked as things keeps its link (a department
-        caught in a noisy list of roles elsewhere is no role of the department column); every property
-        votes, but a label comes to mean only a datatype property, neither a name nor a code (a code
-        under a prerequisite's label is still a prerequisite); True when a label gained a meaning."""
+        """A field label too vague to say a property ("Post: Professor") is read by what it holds. A
+        column more than half (`LABEL_SHARE`) of whose values other labels and sentences give one
+        property, word for word, means that property (`label_means`) — a column of one site states one
+        thing, whatever MiniLM makes of its header. Else each item votes as the values said plainly
+        (under plain labels, in sentences) for the properties its pages' class has are given: the same
+        value when it is said there, else its `NEIGHBOURS` closest at cosine `NEIGHBOUR` or more (topics
+        said nowhere word for word are like topics said elsewhere; a course's title is like a topic but no
+        property of a person). A column most of whose votes are for what it is read as keeps that for
+        all its items. Votes that near are weaker: a column means their property when a good part of it
+        (`NEAR_SHARE`) votes and hardly any vote another way (`ITEM_AGREE`); a column of two kinds
+        (degrees and the universities that gave them) keeps its reading, and each item whose own votes
+        agree is read as they say (`value_means`). A label with fewer than `MIN_SHAPE_EXAMPLES` values is
+        no column (a name before one value); a column whose values were linked as things keeps its link
+        (a department caught in a noisy list of roles elsewhere is no role of the department column);
+        every property votes, but a label or an item comes to mean only a datatype property, neither a
+        name nor a code. True when anything was learnt."""
         given: dict[str, Counter] = {}          # folded value → (folded context, property) → times
         under: dict[str, list[str]] = {}        # vague field label → the folded values under it
+        classes: dict[str, Counter] = {}        # vague field label → the classes of the pages it is on
         now: dict[str, Counter] = {}            # vague field label → the properties its values were given
+        plainly: dict[str, Counter] = {}        # folded value → property → times a plain label or a sentence gave it
+        surface: dict[str, str] = {}            # folded value → as a page wrote it (its vector may be made already)
         for page, reading in zip(pages, readings):
             if reading.cls is None:
                 continue
+            vague = set()
             for seg in page.segments:
                 if seg.kind == "field" and not seg.number and self._vague(seg.context):
-                    under.setdefault(fold(seg.context), []).extend(fold(v) for v in self._items_of(seg))
+                    for item in self._items_of(seg):
+                        under.setdefault(fold(seg.context), []).append(fold(item))
+                        surface.setdefault(fold(item), item)
+                    classes.setdefault(fold(seg.context), Counter())[reading.cls] += 1
+                    vague.add(seg.context)
             for f in reading.facts:  # every property counts, so that a column of things stays theirs
                 given.setdefault(fold(f.value), Counter())[(fold(f.context), f.prop)] += 1
                 now.setdefault(fold(f.context), Counter())[f.prop] += 1
-        learnt = False
+                if f.context not in vague:
+                    plainly.setdefault(fold(f.value), Counter())[f.prop] += 1
+                    surface.setdefault(fold(f.value), f.value)
+        learnt, unsettled = False, {}
         for label, values in under.items():
+            current = next(iter(now.get(label, Counter()).most_common(1)), (None, 0))[0]
+            held = self.vocab.by_iri.get(current or "")
+            if (held is not None and held.kind == "object") or len(values) < MIN_SHAPE_EXAMPLES:
+                continue  # a column of things links them, whatever else their names were given
             votes: Counter = Counter()
             for value in values:
                 elsewhere = Counter()
@@ -248,17 +279,73 @@ class PageReader:
                         elsewhere[prop] += n
                 if elsewhere:
                     votes[elsewhere.most_common(1)[0][0]] += 1
-            if not votes:
-                continue
-            prop, n = votes.most_common(1)[0]
-            current = next(iter(now.get(label, Counter()).most_common(1)), (None, 0))[0]
-            term, held = self.vocab.by_iri.get(prop), self.vocab.by_iri.get(current or "")
-            if term is None or term.kind != "datatype" or _named(term) or (held is not None and held.kind == "object"):
-                continue  # a column of things links them, whatever else their names were given
-            if current != prop and n >= LABEL_SHARE * len(values) and len(values) >= MIN_SHAPE_EXAMPLES:
-                self.label_means[label] = prop
+            prop, n = next(iter(votes.most_common(1)), (None, 0))
+            if prop is not None and self._plain_value(prop) and n > LABEL_SHARE * len(values):
+                if current != prop:
+                    self.label_means[label] = prop
+                    learnt = True
+            else:
+                unsettled[label] = (classes[label].most_common(1)[0][0], values, current)
+        for label, voted in self._item_votes(unsettled, plainly, surface).items():
+            _, values, current = unsettled[label]
+            votes = Counter(voted[v].most_common(1)[0][0] for v in values if v in voted)
+            prop, n = next(iter(votes.most_common(1)), (None, 0))
+            if prop is not None and self._plain_value(prop) and n >= NEAR_SHARE * len(values) and \
+                    n >= ITEM_AGREE * sum(votes.values()):
+                self.label_means[label] = prop  # said plainly, for every item (read one by one they scatter)
                 learnt = True
+                continue
+            if prop is None or prop == current:
+                continue  # most of what it holds is what it is read as: a few odd items stay with the column
+            for item, item_votes in voted.items():
+                prop, n = item_votes.most_common(1)[0]
+                if self._plain_value(prop) and n >= ITEM_AGREE * sum(item_votes.values()):
+                    self.value_means[(label, item)] = prop
+                    learnt = True
         return learnt
+
+    def _item_votes(self, columns: dict[str, tuple[str, list[str], str | None]], plainly: dict[str, Counter],
+                    surface: dict[str, str]) -> dict[str, dict[str, Counter]]:
+        """Per vague label (its pages' class, its folded items, …): per item that values said plainly
+        speak for, property → votes, among the properties the class has."""
+        voters, owners, per_prop = [], [], Counter()
+        for value, props in plainly.items():
+            prop = props.most_common(1)[0][0]
+            if per_prop[prop] < MAX_VOTERS and not _NUMBER.match(value) and len(value.split()) <= MAX_ITEM_WORDS:
+                voters.append(value)
+                owners.append(prop)
+                per_prop[prop] += 1
+        unsaid = sorted({v for _, values, _ in columns.values() for v in values
+                         if v not in plainly and not _NUMBER.match(v) and len(v.split()) <= MAX_ITEM_WORDS})
+        near = self._vectors([surface[v] for v in unsaid]) @ self._vectors([surface[v] for v in voters]).T \
+            if unsaid and voters else np.zeros((len(unsaid), 0))
+        row = {v: i for i, v in enumerate(unsaid)}
+        out: dict[str, dict[str, Counter]] = {}
+        for label, (cls, values, _) in columns.items():
+            fits = {p: self._fits(cls, p) for p in per_prop.keys() | {p for v in values for p in plainly.get(v, ())}}
+            mask = np.array([fits[p] for p in owners], dtype=bool)
+            voted = out[label] = {}
+            for v in dict.fromkeys(values):
+                votes = Counter({p: n for p, n in plainly.get(v, {}).items() if fits[p]})
+                if not votes and v in row and mask.any():
+                    sims = np.where(mask, near[row[v]], -1.0)
+                    top = np.argpartition(-sims, min(NEIGHBOURS, len(sims) - 1))[:NEIGHBOURS]
+                    votes = Counter(owners[k] for k in top if sims[k] >= NEIGHBOUR)
+                if votes:
+                    voted[v] = votes
+        return out
+
+    def _vectors(self, texts: list[str]) -> np.ndarray:
+        """The values' vectors, each made once (`prepare` made most of those read under vague labels)."""
+        todo = [t for t in dict.fromkeys(texts) if t not in self._value_vec]
+        if todo:
+            self._value_vec.update(zip(todo, self.embedder.embed(todo, kind="document")))
+        return np.array([self._value_vec[t] for t in texts], dtype=np.float32)
+
+    def _plain_value(self, prop: str) -> bool:
+        """A datatype property that is neither a name nor a code: what a vague label may come to mean."""
+        term = self.vocab.by_iri.get(prop)
+        return term is not None and term.kind == "datatype" and not _named(term)
 
     def _vague(self, label: str) -> bool:
         """No property is close enough to the label's words for it to say one plainly."""
@@ -268,8 +355,10 @@ class PageReader:
         """`_sims` of a field's label, with the meaning its values taught (`learn_label_meanings`) made plain."""
         sims = self._sims(label)
         prop = self.label_means.get(fold(label))
-        if prop is None:
-            return sims
+        return sims if prop is None else self._made_plain(sims, prop)
+
+    def _made_plain(self, sims: np.ndarray, prop: str) -> np.ndarray:
+        """`sims` with `prop` raised to a plain meaning, ahead of every other property."""
         sims = sims.copy()
         j = next(j for j, p in enumerate(self.props) if p.iri == prop)
         sims[j] = max(float(sims.max()) + CONFIDENT_MARGIN, CONFIDENT)
@@ -866,6 +955,10 @@ class PageReader:
                 # meaning ("obtained Bachelor of Science" is a degree, whatever else it looks like)
                 like = self._value_sims(item)
                 sims = np.maximum(sims, like) if context == item else sims + 0.5 * np.clip(like - sims, 0, None)
+                meant = self.value_means.get((fold(seg.context), fold(item))) if seg.kind == "field" else None
+                if meant is not None and fold(seg.context) not in self.label_means:
+                    # an item of a vague column that values like it elsewhere say plainly what it is
+                    sims = self._made_plain(sims, meant)
             options: list[tuple[float, ReadFact]] = []
             in_title = bool(title) and len(fold(item)) > 2 and f" {fold(item)} " in f" {fold(title)} "
             itself = (in_title and _name_like(title)) or bool(set(codes_in(item)) & set(codes_in(title)))
