@@ -2,14 +2,14 @@
 
 Gold (benchmarks/gold/, written by reading the texts): KG facts of the 14 demo documents and of the
 first 40 multihop documents; ontology facts of the demo documents under ontology_schemas/academic.ttl.
-The rules of pyramid/grounding.py were written while reading those same texts, so their figures there
+The rules of pyramid/reading/rules.py were written while reading those same texts, so their figures there
 are in-sample; `multihop-heldout` (rows 41–60, gold written before the rules were run on them, rules
 not changed afterwards) is the out-of-sample check. The dependency-parse reader (pyramid/kg/parse.py)
 was likewise developed on demo and multihop rows 1–40 only, and run on the held-out rows once, after.
 
 KG methods (pyramid/kg/extract.py modes): `rules` (no model; sentences read by spaCy's dependency
 parse, pyramid/kg/parse.py), `rules-regex` (no model; the English-surface regex rules of
-pyramid/grounding.py, the reader before the parse), `rules-both` (both readers' triples together),
+pyramid/reading/rules.py, the reader before the parse), `rules-both` (both readers' triples together),
 `grounded` (rules plus the model on the sentences the rules cannot read, under enums of the
 sentence's spans), `grounded-llm` (the model on every sentence under the same enums and checks, no
 rule triples: what the model itself adds), `single` and `cascade` (the paper's methods). Ontology
@@ -177,7 +177,9 @@ def run_kg(method: str, docs: list[Document], gold: dict[str, Any], embedder, si
            warm_cache: Path | None, progress: Progress) -> dict[str, Any]:
     from pyramid.chunker import Chunker
     from pyramid.config import KGSettings
-    from pyramid.kg.extract import READER, Extractor
+    from pyramid.kg.extractors import TRIPLE_EXTRACTORS
+    from pyramid.kg.extractors.grounded import GroundedExtractor
+    from pyramid.kg.extractors.rules import RulesExtractor
     from pyramid.llm import LLMError
 
     cfg = KGSettings()
@@ -185,11 +187,12 @@ def run_kg(method: str, docs: list[Document], gold: dict[str, Any], embedder, si
     totals, per_doc, failed = Counts(), [], 0
     with tempfile.TemporaryDirectory(prefix="polyrag-bench-extraction-") as tmp:
         llm = _llm(Path(tmp), warm_cache)
-        mode, llm_for = ("grounded", "all") if method == "grounded-llm" else (method, "residue")
-        reader = READER
-        if method.startswith("rules-"):
-            mode, reader = "rules", method.removeprefix("rules-")
-        extractor = Extractor(llm, mode, cfg.min_grounding, llm_for=llm_for, reader=reader)  # type: ignore[arg-type]
+        if method == "grounded-llm":  # the model on every sentence, not only where the rules read nothing
+            extractor = GroundedExtractor(llm, cfg.min_grounding, llm_for="all")
+        elif method.startswith("rules-"):  # the other sentence readers: regex, both
+            extractor = RulesExtractor(llm, cfg.min_grounding, reader=method.removeprefix("rules-"))  # type: ignore[arg-type]
+        else:
+            extractor = TRIPLE_EXTRACTORS.get(method).build(llm, cfg)
         task = progress.task(f"extraction benchmark: {method}", len(docs))
         seconds, calls, tokens = 0.0, 0, 0
         for d in docs:
@@ -198,7 +201,7 @@ def run_kg(method: str, docs: list[Document], gold: dict[str, Any], embedder, si
             with llm.meter.scope() as u:
                 for chunk in chunker.chunk(d):
                     try:
-                        ex = extractor.extract(chunk, title=d.metadata.get("title", ""))
+                        ex = extractor.extract_chunk(chunk, title=d.metadata.get("title", ""))
                         triples += [(t.head, t.relation, t.tail) for t in ex.triples]
                     except LLMError:
                         failed += 1

@@ -74,7 +74,7 @@ def ensure_workspace(root: Path, documents: Path, progress: Progress, docs_limit
     """The multihop workspace (text + KG), built on first use; returns it with its build cost."""
     from pyramid.build import build_pyramid
     from pyramid.corpus import load_documents
-    from pyramid.kg.layer import resolve_mode
+    from pyramid.kg.extractors import choose as resolve_mode
     from pyramid.workspace import atomic_write_text
 
     root = Path(root)

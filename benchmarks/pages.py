@@ -49,7 +49,7 @@ PROPERTIES = ("works_for", "offered_by", "belongs_to", "has_research_interest", 
 STAMP = "pages-source.json"      # what the workspace was built from; "status": building | built
 BUILD_RECORD = "pages-build.json"  # the cost of the build that did the work, kept for reuse
 SETTING_SECTIONS = ("llm", "embeddings", "corpus", "text", "kg", "ontology")  # those a build depends on
-# pages about one entity each are read by the schema-aware reader (pyramid.ontology.reader): the
+# pages about one entity each are read by the schema-aware reader (pyramid.reading.page_reader): the
 # ontology's instances and, through kg.mode auto, the KG's triples; no model
 OVERRIDES = {"ontology": {"extract_method": "read"}}
 
@@ -344,7 +344,7 @@ def ensure_workspace(root: Path, pages_file: Path, schema_file: Path, *, limit: 
     start = time.perf_counter()
     result = build_pyramid(session, docs, schema=Path(schema_file), progress=progress)
     wall = time.perf_counter() - start
-    from pyramid.kg.layer import resolve_mode
+    from pyramid.kg.extractors import choose as resolve_mode
 
     usage = result.usage
     calls = usage.calls + usage.cache_hits

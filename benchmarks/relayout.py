@@ -3,7 +3,7 @@
 `polyrag bench make-pages --out FILE` re-writes the pages of a pages file (default
 `polyu_pages/pages_dev.jsonl`) from the gold ontology's facts about each page's entity, each page in
 one of the layouts below, chosen by a seeded draw. The layouts were written after the reader
-(`pyramid.ontology.reader`) and the reader was not changed to suit them: their field labels, orders,
+(`pyramid.reading.page_reader`) and the reader was not changed to suit them: their field labels, orders,
 separators and sentences appear in no data file. The page ids stay, so `bench pages --pages FILE`
 scores the extraction against the same gold and answers the same AcadChall questions.
 

@@ -26,18 +26,19 @@ def build(workspace: WorkspaceArg,
                                                         "default kg.mode")] = None,
           limit: Annotated[int | None, typer.Option(min=1, help="first N documents only")] = None) -> None:
     """Extract triples from the workspace's documents (new or changed ones); resumable."""
-    from pyramid.kg.layer import check_mode, resolve_mode
+    from pyramid.kg.extractors import AUTO, TRIPLE_EXTRACTORS, check, choose
+    from pyramid.ontology.extractors import reads_pages
     from pyramid.progress import RichProgress
 
     session = open_session(workspace)
-    check_mode(mode or session.settings.kg.mode)  # before the model is touched
+    requested = mode or session.settings.kg.mode
+    check(requested)  # before the model is touched
     with RichProgress(err) as progress:
-        requested = mode or session.settings.kg.mode
-        # the pages' reading when asked for, or when auto follows the ontology's reader
-        wants = requested == "read" or (requested == "auto" and session.settings.ontology.extract_method == "read")
+        # the pages' reading when the mode takes it, or when auto follows the ontology's reader
+        wants = reads_pages(session.settings.ontology.extract_method) if requested == AUTO else \
+            bool(TRIPLE_EXTRACTORS.get(requested).option("reads_pages", False))
         readings = session.readings(progress) if wants else None
-        # the one place that decides auto
-        chosen = resolve_mode(requested, session.llm, can_read=readings is not None)
+        chosen = choose(requested, session.llm, can_read=readings is not None)  # the one place that decides auto
         r = session.kg.build(session.llm, mode=chosen, progress=progress, limit=limit, readings=readings)
     res = r.loaded.resolution
     out.print(f"{r.documents} documents loaded ({r.documents_removed} removed), {r.chunks} chunks: "

@@ -58,7 +58,7 @@ def _check_schema_terms(layer, query: str) -> None:
     The same check as raw-mode queries (querying.sparql_raw.schema_problems), nearest names included."""
     from pyramid.errors import InputError
     from pyramid.ontology.safety import check_query
-    from pyramid.ontology.vocab import Vocab
+    from pyramid.vocab import Vocab
     from querying.sparql_raw import query_terms, schema_problems, vocab_namespaces
 
     prefixes = layer.prefixes

@@ -214,6 +214,21 @@ def _forget(session: Session) -> None:
             obj.close()
 
 
+def choose_extraction(session: Session, request: BuildRequest, *, with_kg: bool = True) -> None:
+    """The one place a build settles how it extracts: the pages are read once, for both layers, when
+    the instance method takes their reading; the KG mode (auto: read when there is a reading, else by
+    the model) is settled here and the layers take it as it is."""
+    from pyramid.kg.extractors import choose
+    from pyramid.ontology.extractors import reads_pages
+
+    if reads_pages(session.settings.ontology.extract_method):
+        request.readings = session.readings(request.progress, request.schema)
+    assert request.llm is not None
+    if with_kg:
+        request.kg_mode = choose(request.kg_mode or session.settings.kg.mode, request.llm,
+                                 can_read=request.readings is not None)
+
+
 def build_pyramid(session: Session, docs: list[Document] | None = None, *, schema: Path | None = None,
                   remove: list[str] | None = None, steps: tuple[LayerName, ...] = STEPS, mode: str | None = None,
                   summarise: bool | None = None, progress: Progress | None = None) -> BuildResult:
@@ -253,8 +268,7 @@ def build_pyramid(session: Session, docs: list[Document] | None = None, *, schem
             crash_point("build.corpus")
             journal.updated_layer("corpus")
             request.llm = session.llm  # the model file loads on its first call only
-            if session.settings.ontology.extract_method == "read":  # one reading of the pages, both layers
-                request.readings = session.readings(progress, request.schema)
+            choose_extraction(session, request, with_kg=any(layer.name == "kg" for layer in chosen))
             for layer in chosen:
                 reports = layer.update(request)
                 result.steps += reports

@@ -105,8 +105,9 @@ class KGSettings(BaseModel):
     neo4j_batch_bytes: int = Field(32768, ge=512, description="neo4j: most bytes of parameters sent per "
                                    "write (FalkorDB's Bolt server, the CI stand-in, crashes above ~4 KB)")
     neo4j_timeout_s: float = Field(10.0, gt=0, description="neo4j: seconds to wait for a connection")
-    mode: Literal["auto", "read", "cascade", "single", "grounded", "rules"] = Field(
-        "auto", description="extraction for `polyrag build`: cascade = f_par → f_ent → f_rel → f_dis (the "
+    mode: str = Field(
+        "auto", description="extraction for `polyrag build` (pyramid/kg/extractors/, or a plug-in's): "
+        "cascade = f_par → f_ent → f_rel → f_dis (the "
         "paper); single = one structured call per chunk; rules = deterministic sentence rules, no model; "
         "grounded = rules plus one enum-constrained call per sentence the rules cannot read; auto = grounded "
         "for the tiny default model (best F1 in `polyrag bench extraction`), else cascade; read = the triples of "
@@ -151,12 +152,13 @@ class OntologySettings(BaseModel):
                                "most similar to the chunk; one LLM call per chunk asks for all of them)")
     extract_min_grounding: float = Field(0.5, ge=0, le=1, description="f_ins: an extracted name or value is "
                                          "kept when this share of its words occurs in the chunk")
-    extract_method: Literal["read", "grounded", "chunk"] = Field(
-        "grounded", description="f_ins: read = each page read against the schema (pyramid/ontology/reader.py: "
+    extract_method: str = Field(
+        "grounded", description="f_ins (pyramid/ontology/extractors/, or a plug-in's): read = each page read against "
+        "the schema (pyramid/reading/: "
         "fields, lists and tables linked to properties by meaning, prose by spaCy's dependency parser), no model, "
         "the KG's triples from the same reading (kg.mode auto) — best on pages about one entity each (`polyrag "
         "bench pages`), worse than grounded on the demo's free prose; grounded = sentence rules "
-        "(pyramid/grounding.py) read triples, instances "
+        "(pyramid/reading/rules.py) read triples, instances "
         "are typed from cues (Dr/Prof, 'Department of', course codes), each triple's relation is mapped to the "
         "schema property of fitting domain and range by MiniLM similarity, values are range-checked; the model "
         "decides only close calls between properties; chunk = one f_ins call per chunk (the paper's)")

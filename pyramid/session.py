@@ -60,10 +60,10 @@ class Session:
         return KGLayer(self.ws, self.embedder)
 
     def readings(self, progress=None, schema=None):
-        """The pages' schema-aware reading as a provider (pyramid.ontology.pages), read against
+        """The pages' schema-aware reading as a provider (pyramid.reading.corpus), read against
         `schema` or the workspace's; None when neither has a class to read against."""
-        from pyramid.ontology.pages import readings_provider
         from pyramid.progress import NullProgress
+        from pyramid.reading.corpus import readings_provider
 
         if schema is None and self.ontology.exists:
             schema = self.ontology.schema

@@ -13,9 +13,9 @@ from typing import Protocol
 
 import numpy as np
 
-from pyramid.grounding import split_sentences
 from pyramid.llm import LLM
 from pyramid.prompts import load_prompt
+from pyramid.reading.sentences import split_sentences
 
 
 def sentences(text: str) -> list[str]:

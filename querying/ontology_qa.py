@@ -28,10 +28,10 @@ from pyramid.ontology.labels import LabelIndex, Link
 from pyramid.ontology.layer import OntologyLayer
 from pyramid.ontology.rdfio import text_rows
 from pyramid.ontology.values import ValueIndex
-from pyramid.ontology.vocab import Vocab
 from pyramid.session import Session
 from pyramid.types import Answer, Handover, LayerName, SparqlEvidence, Tracer, TraceStep, check_question
 from pyramid.usage import UsageMeter
+from pyramid.vocab import Vocab
 from querying.options import Value, select_options
 from querying.readings import Neighbourhood, ReadingPlanner, polar
 from querying.sparql_plan import QueryPlan, compile_plan

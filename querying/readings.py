@@ -37,8 +37,8 @@ from pyramid.llm import LLM
 from pyramid.normalise import STOPWORDS, TITLES, fold
 from pyramid.ontology.labels import LabelIndex, Link, Mention, without_possessive
 from pyramid.ontology.values import ValueIndex, ValueMatch
-from pyramid.ontology.vocab import Term, Vocab, word_forms
 from pyramid.prompts import load_prompt
+from pyramid.vocab import Term, Vocab, word_forms
 from querying.options import Value, is_none_option, select_options
 from querying.sparql_plan import Constraint, QueryPlan, Rank, Step
 

@@ -21,7 +21,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from pyramid.errors import InputError
-from pyramid.ontology.vocab import Vocab
+from pyramid.vocab import Vocab
 
 Op = Literal["eq", "contains", "lt", "le", "gt", "ge", "ne"]
 OPS: tuple[str, ...] = ("eq", "contains", "lt", "le", "gt", "ge", "ne")

@@ -23,8 +23,8 @@ from pyramid.errors import InputError, QueryRefused
 from pyramid.llm import LLM
 from pyramid.ontology.labels import LabelIndex
 from pyramid.ontology.safety import check_query
-from pyramid.ontology.vocab import Vocab, local_name
 from pyramid.prompts import load_prompt
+from pyramid.vocab import Vocab, local_name
 
 RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"

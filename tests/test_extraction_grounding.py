@@ -1,5 +1,5 @@
-"""The deterministic parts of grounded extraction (pyramid/grounding.py, the relation check of
-pyramid/kg/extract.py, the typing and range checks of grounded f_ins). Expectations are written by
+"""The deterministic parts of grounded extraction (pyramid/reading: sentences, names, rules; the relation
+check of pyramid/kg/extractors/grounded.py, the typing and range checks of grounded f_ins). Expectations are written by
 hand from the sentences; the embedder (MiniLM) is the real one where a property is chosen."""
 
 from __future__ import annotations
@@ -8,17 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from pyramid.grounding import (
-    candidates,
-    main_entity,
-    name_spans,
-    read,
-    resolve,
-    rule_triples,
-    split_sentences,
-    tokenize,
-)
-from pyramid.kg.extract import grounded_relation
+from pyramid.kg.extractors.grounded import grounded_relation
+from pyramid.reading.names import main_entity, name_spans, resolve
+from pyramid.reading.rules import candidates, read, rule_triples
+from pyramid.reading.sentences import split_sentences, tokenize
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -121,16 +114,17 @@ def test_a_relation_must_be_written_in_the_sentence_outside_its_ends():
 # ------------------------------------------------------------------ grounded f_ins: typing and ranges
 @pytest.fixture(scope="module")
 def reader(embedder):
-    from pyramid.ontology.extract import GroundedReader, InstanceExtractor, Linker
+    from pyramid.ontology.extractors.grounded import GroundedChunkReader, GroundedFactExtractor
+    from pyramid.ontology.extractors.linker import Linker
     from pyramid.ontology.labels import LabelIndex
     from pyramid.ontology.schema import Schema
-    from pyramid.ontology.vocab import Vocab
+    from pyramid.vocab import Vocab
 
     schema = Schema.load(ROOT / "ontology_schemas" / "academic.ttl")
     vocab = Vocab.from_schema(schema)
     linker = Linker(LabelIndex.from_rows([], []), embedder, 0.85, "http://example.org/")
-    ex = InstanceExtractor(None, embedder, vocab, linker, method="grounded", schema=schema)
-    return GroundedReader(ex)
+    ex = GroundedFactExtractor(None, embedder, vocab, linker, schema=schema)
+    return GroundedChunkReader(ex)
 
 
 EX = "http://example.org/"

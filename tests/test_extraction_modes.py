@@ -11,7 +11,9 @@ import pytest
 from kg_fixtures import kg_session
 
 from pyramid.corpus import Document
-from pyramid.kg.extract import Extractor
+from pyramid.kg.extractors.grounded import GroundedExtractor
+from pyramid.kg.extractors.rules import RulesExtractor
+from pyramid.kg.extractors.single import SingleCallExtractor
 from pyramid.llm.scripted import ScriptedProvider
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,9 +63,9 @@ def test_the_model_cannot_name_an_entity_outside_the_candidates(embedder):
 
     bad = {"triples": [{"subject": "Berlin", "relation": "twinned with", "object": "Rome"}]}
     llm = LLM(ScriptedProvider({"Sentence: Paris": bad}), schema_retries=0)
-    ex = Extractor(llm, "grounded")
+    ex = GroundedExtractor(llm)
     with pytest.raises(LLMSchemaError):
-        ex.extract(Chunk("p#0", "p", 0, RESIDUE, 0, len(RESIDUE), 6))
+        ex.extract_chunk(Chunk("p#0", "p", 0, RESIDUE, 0, len(RESIDUE), 6))
 
 
 def test_llm_for_all_asks_for_every_sentence_and_rules_mode_never(embedder):
@@ -73,15 +75,15 @@ def test_llm_for_all_asks_for_every_sentence_and_rules_mode_never(embedder):
     text = READABLE["okafor"]
     empty = {"triples": []}
     llm = LLM(ScriptedProvider({"Sentence: Dr Ben Okafor is": empty, "Sentence: Dr Ben Okafor teaches": empty}))
-    out = Extractor(llm, "grounded", llm_for="all").extract(Chunk("o#0", "o", 0, text, 0, len(text), 30),
-                                                           title="Dr Ben Okafor")
+    out = GroundedExtractor(llm, llm_for="all").extract_chunk(Chunk("o#0", "o", 0, text, 0, len(text), 30),
+                                                             title="Dr Ben Okafor")
     assert len(llm.provider.calls) == 2 and out.triples == []   # no rule triples in this variant
     silent = LLM(ScriptedProvider({}))
-    ruled = Extractor(silent, "rules").extract(Chunk("o#0", "o", 0, text, 0, len(text), 30))
+    ruled = RulesExtractor(silent).extract_chunk(Chunk("o#0", "o", 0, text, 0, len(text), 30))
     assert silent.provider.calls == [] and len(ruled.triples) >= 2
     # the versions differ: switching mode or variant re-extracts
-    assert len({Extractor(silent, m).version for m in ("rules", "grounded", "single")}) == 3
-    assert Extractor(silent, "grounded").version != Extractor(silent, "grounded", llm_for="all").version
+    assert len({x(silent).version for x in (RulesExtractor, GroundedExtractor, SingleCallExtractor)}) == 3
+    assert GroundedExtractor(silent).version != GroundedExtractor(silent, llm_for="all").version
 
 
 # ------------------------------------------------------------------ grounded f_ins

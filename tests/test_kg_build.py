@@ -133,12 +133,12 @@ def test_build_without_documents_says_what_to_do(workspace, embedder):
 
 
 def test_a_changed_prompt_or_model_re_extracts(workspace, embedder, monkeypatch):
-    from pyramid.kg.extract import Extractor
+    from pyramid.kg.extractors.base import ChunkTripleExtractor
 
     s = kg_session(workspace, embedder, {
         "Text: Karim": single_reply(["Karim Benzema", "top scorer for", "Real Madrid"])}, {"benzema": DOCS["benzema"]})
     s.kg.build(s.llm, mode="single")
     assert s.kg.build(s.llm, mode="single").chunks == 0
-    monkeypatch.setattr(Extractor, "version", property(lambda self: "another-prompt"))
+    monkeypatch.setattr(ChunkTripleExtractor, "version", property(lambda self: "another-prompt"))
     r = s.kg.build(s.llm, mode="single")
     assert r.chunks == 1 and r.chunks_extracted == 1 and r.totals["triples"] == 1

@@ -1,4 +1,4 @@
-"""The dependency-parse reader of KG triples (pyramid/kg/parse.py). Sentences written for these tests
+"""The dependency-parse reader of KG triples (pyramid/reading/parse.py). Sentences written for these tests
 (not taken from the benchmark texts); each expectation is what a reader takes from the sentence."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import pytest
 
 pytest.importorskip("spacy")
 
-from pyramid.grounding import main_entity  # noqa: E402
-from pyramid.kg.parse import read, read_with, triples_of  # noqa: E402
+from pyramid.reading.names import main_entity  # noqa: E402
+from pyramid.reading.parse import read, read_with, triples_of  # noqa: E402
 
 
 def got(sentence: str, main=None) -> set[tuple[str, str, str]]:

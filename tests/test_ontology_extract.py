@@ -10,9 +10,10 @@ from pyramid.config import load_settings
 from pyramid.corpus import Document
 from pyramid.corpus_store import CorpusStore
 from pyramid.llm.scripted import ScriptedProvider, Seq
-from pyramid.ontology.extract import InstanceExtractor, extract_instances, instances_schema, pairs_of
-from pyramid.ontology.vocab import Vocab
+from pyramid.ontology.extract import extract_instances
+from pyramid.ontology.extractors.chunk import FactExtractor, instances_schema, pairs_of
 from pyramid.session import Session
+from pyramid.vocab import Vocab
 from pyramid.workspace import Workspace
 
 EX = "http://example.org/"
@@ -130,7 +131,7 @@ def test_pair_preselection_offers_each_property_once_with_the_class_the_text_nam
 
     root = Path(__file__).resolve().parents[1]
     vocab = Vocab.from_schema(Schema.load(root / "ontology_schemas" / "academic.ttl"))
-    extractor = InstanceExtractor(None, embedder, vocab, None, pairs_per_chunk=6)
+    extractor = FactExtractor(None, embedder, vocab, None, pairs_per_chunk=6)
     text = ("Dr Alice Wong works for the School of Design. Her research interest is sustainable product design "
             "for ageing communities.")
     chosen = [(p.cls.name, p.prop.name) for p in extractor.select_pairs(text)]
@@ -179,7 +180,8 @@ def test_documents_removed_from_the_corpus_lose_their_instances(onto_ws, embedde
 def test_a_resumed_run_knows_the_names_the_stopped_run_minted(embedder):
     """A stopped run's chunks are journalled but their documents not yet written: the resumed run must
     link a later mention to the IRI minted then (typed under a compatible class), not mint a second one."""
-    from pyramid.ontology.extract import RDF_TYPE, RDFS_LABEL, Fact, Linker
+    from pyramid.ontology.extractors.base import RDF_TYPE, RDFS_LABEL, Fact
+    from pyramid.ontology.extractors.linker import Linker
     from pyramid.ontology.labels import LabelIndex
 
     index = LabelIndex.from_rows([(EX + "s1", "Alice CHEN")], [(EX + "s1", EX + "STAFF")])

@@ -1,4 +1,4 @@
-"""The schema-aware page reader (pyramid.ontology.reader) on pages written here, in layouts that no
+"""The schema-aware page reader (pyramid.reading.page_reader) on pages written here, in layouts that no
 data file has: a table, a label line with bullets, "A | B" and dash fields, facts after a sentence on
 one line, and prose read by spaCy's parser. Real MiniLM and the real parser; no LLM anywhere.
 
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from pyramid.ontology.reader import PageReader, Segment, _is_list, _items
 from pyramid.ontology.schema import Schema
-from pyramid.ontology.vocab import Vocab
+from pyramid.reading.page_reader import PageReader, Segment, _is_list, _items
+from pyramid.vocab import Vocab
 
 EX = "http://example.org/"
 MUSEUM = "http://museum.example/"
@@ -223,7 +223,7 @@ def test_build_reads_each_page_once_for_both_layers_without_a_model(workspace, e
     from pyramid.build import build_pyramid
     from pyramid.config import load_settings
     from pyramid.corpus import Document
-    from pyramid.ontology import pages as page_readings
+    from pyramid.reading import corpus as page_readings
     from pyramid.session import Session
     from pyramid.workspace import Workspace
 

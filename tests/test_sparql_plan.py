@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pyramid.ontology.vocab import Vocab
+from pyramid.vocab import Vocab
 from querying.sparql_plan import (
     OPS,
     RDFS_LABEL,

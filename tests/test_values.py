@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pyramid.ontology.values import ValueIndex
-from pyramid.ontology.vocab import Vocab
+from pyramid.vocab import Vocab
 
 EX = "http://example.org/"
 

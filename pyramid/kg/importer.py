@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from pyramid.corpus import _read_utf8, id_problem, jsonl_lines
 from pyramid.errors import Hint, InputError
-from pyramid.kg.extract import RawTriple
+from pyramid.kg.model import RawTriple
 
 OnError = Literal["abort", "skip"]
 ALIASES = {"subject": ("subject", "sub", "head", "s"), "relation": ("relation", "rel", "predicate", "p"),

@@ -1,9 +1,9 @@
 """The knowledge-graph layer (K): build by extraction or import, search triples, report stats.
 
     KGLayer(ws, embedder)
-      .build(llm, mode="cascade"|"single"|"grounded"|"rules", progress=)
-                                                        documents → chunks (S=300, O=100) → f_kg →
-                                                        entity resolution → graph store → index
+      .build(llm, mode=<kg.mode>, progress=)             documents → the mode's extractor
+                                                        (pyramid.kg.extractors) → entity resolution
+                                                        → graph store → index
       .import_file(path, on_error="abort"|"skip")       JSON / JSONL / CSV triples → same path
       .search(question, k=, expand=)                    Emb_kg top-k (+ 1-hop expansion)
       .stats() / .store() / .sync_index() / .resync()
@@ -23,7 +23,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
@@ -33,11 +33,13 @@ from pyramid.corpus_store import CorpusStore
 from pyramid.embeddings import Embedder
 from pyramid.errors import Hint, WorkspaceError
 from pyramid.kg.backends import make_store
-from pyramid.kg.extract import MODES, Extractor, RawTriple
+from pyramid.kg.extractors import TRIPLE_EXTRACTORS
+from pyramid.kg.extractors import check as check_mode
+from pyramid.kg.extractors import choose as choose_mode
+from pyramid.kg.extractors.base import Resolve, TripleJob
 from pyramid.kg.importer import OnError, check_errors, read_triples
 from pyramid.kg.index import SyncReport, TripleHit, TripleIndex
-from pyramid.kg.journal import ExtractionJournal, run_chunks
-from pyramid.kg.model import Entity, Triple, triple_from_json, triple_to_json
+from pyramid.kg.model import Entity, Sourced, Triple, triple_from_json, triple_to_json
 from pyramid.kg.resolve import EntityResolver, compatible, similar_pairs
 from pyramid.kg.store import GraphStore
 from pyramid.layers import BuildRequest, StepReport, timed_step
@@ -49,11 +51,7 @@ from pyramid.workspace import BuildJournal, Part, Workspace, atomic_write_json, 
 
 LAYER: LayerName = "kg"
 SERVER_UNDO = "kg-server.json"  # the build journal's undo file for a graph on a server
-# read: the triples of the pages' schema-aware reading (pyramid.ontology.pages), the ontology's own;
-# auto: read when there is a schema to read against, else grounded for the tiny default model, else cascade
-MODE_CHOICES = ("auto", "read", *MODES)
 STATE = "state.json"
-Resolve = Literal["embedding", "exact"]
 DUPLICATE_HINT = 0.85  # stats: entity pairs at least this similar (and unmerged) are shown as likely duplicates
 
 
@@ -71,6 +69,7 @@ class Loaded:
 @dataclass
 class BuildReport:
     mode: str
+    unit: str = "chunks extracted"     # what the mode's extractor counts ("pages read")
     documents: int = 0                 # documents (re)loaded
     documents_removed: int = 0
     documents_pending: int = 0         # held back because one of their chunks failed
@@ -103,55 +102,6 @@ class ImportReport:
 
     def to_dict(self) -> dict:
         return asdict(self)
-
-
-@dataclass(frozen=True)
-class Sourced:
-    """A raw triple with where it came from."""
-
-    triple: RawTriple
-    doc_id: str
-    chunk_id: str | None
-
-
-def check_mode(requested: str) -> None:
-    if requested not in MODE_CHOICES:
-        raise WorkspaceError(f"unknown KG extraction mode '{requested}'",
-                             hint=Hint(param="kg_mode", values=", ".join(MODE_CHOICES)))
-
-
-def resolve_mode(requested: str, llm: LLM, *, can_read: bool = False) -> str:
-    """The extraction mode for `requested` (refused when unknown): auto is read when a schema can be
-    read against (`can_read`: no model, the ontology's reading), else grounded for the tiny default
-    model (best F1 in `bench extraction`, reports/extraction.md), else cascade."""
-    from pyramid.summarise import is_tiny_default
-
-    check_mode(requested)
-    if requested == "auto":
-        return "read" if can_read else "grounded" if is_tiny_default(llm) else "cascade"
-    return requested
-
-
-def reading_triples(reading) -> list[RawTriple]:
-    """A page's reading (pyramid.ontology.reader.Reading) as KG triples: the relation is the schema
-    property's name in words, its canonical name the property's own; the ends are typed with their
-    classes' names."""
-    from pyramid.normalise import strip_titles
-    from pyramid.ontology.vocab import local_name
-
-    if reading is None:
-        return []
-    head = strip_titles(reading.entity) or reading.entity
-    head_type = local_name(reading.cls) if reading.cls else ""
-    out = []
-    for f in reading.facts:
-        name = local_name(f.prop)
-        tail = strip_titles(f.value) or f.value if f.is_object else " ".join(f.value.split())
-        if not tail.strip():
-            continue
-        out.append(RawTriple(head, name.replace("_", " "), tail, head_type,
-                             local_name(f.value_class) if f.value_class else "", canonical=name))
-    return out
 
 
 class KGLayer:
@@ -247,18 +197,19 @@ class KGLayer:
     # ------------------------------------------------------------------ build
     def build(self, llm: LLM, *, mode: str = "cascade", progress: Progress | None = None,
               limit: int | None = None, readings=None) -> BuildReport:
-        """Extract triples from the workspace's documents (only new or changed ones); resumable.
+        """Extract triples from the workspace's documents (only new or changed ones) with the
+        extractor `mode` names (pyramid.kg.extractors); resumable.
 
         `limit` takes the first N documents (benchmarks). Failed chunks are journalled and retried by
-        the next build; their documents are not loaded until every chunk has succeeded. Mode "read"
-        takes the triples of `readings` (a callable giving doc id -> Reading, pyramid.ontology.pages).
+        the next build; their documents are not loaded until every chunk has succeeded. `readings`
+        (a callable giving doc id -> PageReading, pyramid.reading.corpus) is the pages' reading, for
+        the extractors that take their triples from it.
         """
-        if mode == "read":
-            return self._build_from_readings(readings, progress or NullProgress(), limit, llm)
         progress = progress or NullProgress()
         start = time.perf_counter()
         report = BuildReport(mode=mode)
-        extractor = Extractor(llm, mode, self.cfg.min_grounding)  # type: ignore[arg-type]
+        extractor = TRIPLE_EXTRACTORS.get(mode).build(llm, self.cfg)
+        report.unit = extractor.unit
         with self.ws.writing("kg.build"), llm.meter.scope() as usage:
             docs = CorpusStore(self.ws).documents()
             if not docs:
@@ -266,60 +217,14 @@ class KGLayer:
                                      hint=Hint(action="add_documents", target=str(self.ws.root)))
             docs = docs[:limit] if limit else docs
             state = self._state()
-            loaded = state["docs"]
-            # a document is redone when its text or the extractor (prompts, schemas, model, mode) changed
-            key = {d.id: f"{d.content_hash}:{extractor.version}" for d in docs}
-            todo = [d for d in docs if loaded.get(d.id) != key[d.id]]
-            removed = [] if limit else [d for d in loaded if d not in {x.id for x in docs}]
-            chunks = self.chunker.chunk_many(todo) if todo else []
-            report.chunks = len(chunks)
-            journal = ExtractionJournal(self.dir / f"extract-{mode}.jsonl", extractor.version)
-            run = run_chunks(todo, chunks, journal.done, extractor.extract, journal.record_ok,
-                             journal.record_failure, progress, f"extracting triples ({mode})",
-                             concurrency=llm.concurrency)
-            report.chunks_extracted, report.chunks_resumed = run.extracted, run.resumed
-            report.failed_chunks, report.documents_pending = run.failed_chunks, run.pending_documents
-            ready, items = [], []
-            for d, cs in run.complete:
-                ready.append(d)
-                for c in cs:
-                    entry = journal.entries[c.id]
-                    report.dropped_ungrounded += entry.get("dropped_ungrounded", 0)
-                    report.duplicates_dropped += entry.get("duplicates_dropped", 0)
-                    items += [Sourced(t, d.id, c.id) for t in journal.triples(c.id)]
-            report.triples_extracted = len(items)
-            self._commit(report, state, ready, removed, key, items, "embedding", start, usage, progress)
-        report.usage = usage.model_copy()
-        report.seconds = time.perf_counter() - start
-        return report
-
-    def _build_from_readings(self, readings, progress: Progress, limit: int | None, llm: LLM) -> BuildReport:
-        """Mode read: each page's triples from its reading, reloaded where they changed (the reading of
-        an unchanged page can change when the corpus teaches the reader something new)."""
-        start = time.perf_counter()
-        report = BuildReport(mode="read")
-        with self.ws.writing("kg.build"), llm.meter.scope() as usage:
-            docs = CorpusStore(self.ws).documents()
-            if not docs:
-                raise WorkspaceError(f"workspace {self.ws.root} has no documents",
-                                     hint=Hint(action="add_documents", target=str(self.ws.root)))
-            docs = docs[:limit] if limit else docs
-            got = readings() if readings is not None else {}
-            if not got:
-                raise WorkspaceError("KG mode read needs the workspace's schema to read the pages against",
-                                     hint=Hint(param="schema", values="FILE"))
-            triples = {d.id: reading_triples(got.get(d.id)) for d in docs}
-            key = {d.id: "read:" + hashlib.sha256(repr(triples[d.id]).encode()).hexdigest()[:16] for d in docs}
-            state = self._state()
-            loaded = state["docs"]
-            ready = [d for d in docs if loaded.get(d.id) != key[d.id]]
-            removed = [] if limit else [d for d in loaded if d not in {x.id for x in docs}]
-            items = [Sourced(t, d.id, None) for d in ready for t in triples[d.id]]
-            report.chunks = report.chunks_extracted = len(ready)
-            report.chunks_resumed = len(docs) - len(ready)
-            report.triples_extracted = len(items)
-            # the reading already gave every name its key: exact resolution, no embedding of names
-            self._commit(report, state, ready, removed, key, items, "exact", start, usage, progress)
+            got = extractor.extract(docs, TripleJob(llm, self.dir, self.chunker, state["docs"], progress, readings))
+            removed = [] if limit else [d for d in state["docs"] if d not in {x.id for x in docs}]
+            report.chunks, report.chunks_extracted, report.chunks_resumed = \
+                got.chunks, got.chunks_extracted, got.chunks_resumed
+            report.failed_chunks, report.documents_pending = got.failed_chunks, got.documents_pending
+            report.dropped_ungrounded, report.duplicates_dropped = got.dropped_ungrounded, got.duplicates_dropped
+            report.triples_extracted = len(got.items)
+            self._commit(report, state, got.ready, removed, got.keys, got.items, got.resolve, start, usage, progress)
         report.usage = usage.model_copy()
         report.seconds = time.perf_counter() - start
         return report
@@ -412,10 +317,10 @@ class KGLayer:
         reports: list[StepReport] = []
         with timed_step(self.name, request.meter, reports) as rec:
             assert request.llm is not None, "a KG build needs a model"
-            mode = resolve_mode(request.kg_mode or self.cfg.mode, request.llm, can_read=request.readings is not None)
+            # build_pyramid chose the mode once (auto settled); a request made elsewhere may leave it to here
+            mode = choose_mode(request.kg_mode or self.cfg.mode, request.llm, can_read=request.readings is not None)
             r = self.build(request.llm, mode=mode, progress=request.progress, readings=request.readings)
-            unit = "pages read" if mode == "read" else "chunks extracted"
-            rec.outcome = (f"{mode} mode: {r.chunks_extracted} {unit}, {r.chunks_resumed} resumed; "
+            rec.outcome = (f"{mode} mode: {r.chunks_extracted} {r.unit}, {r.chunks_resumed} resumed; "
                            f"graph {r.totals.get('triples', 0)} triples, {r.totals.get('entities', 0)} entities")
             if r.failed_chunks:
                 rec.pending.append(f"kg: {len(r.failed_chunks)} chunks failed ({', '.join(r.failed_chunks[:3])})")

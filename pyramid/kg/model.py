@@ -119,3 +119,30 @@ class StoreStats:
     relations: int               # distinct relation texts
     canonical_relations: int     # distinct canonical names
     documents: int
+
+
+@dataclass
+class RawTriple:
+    """A triple as read from a chunk, a page or a file, before entity resolution."""
+
+    head: str
+    relation: str
+    tail: str
+    head_type: str = ""
+    tail_type: str = ""
+    properties: dict[str, str] = field(default_factory=dict)
+    canonical: str = ""
+    confidence: float = 1.0
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> RawTriple:
+        return cls(**d)
+
+
+@dataclass(frozen=True)
+class Sourced:
+    """A raw triple with where it came from."""
+
+    triple: RawTriple
+    doc_id: str
+    chunk_id: str | None

@@ -241,13 +241,17 @@ class OntologyLayer:
 
     # ------------------------------------------------------------------ the Layer protocol (pyramid.layers)
     def check(self, request: BuildRequest) -> None:
-        return None  # the schema was loaded (and so validated) before the build wrote anything
+        """An unknown extraction method stops the build before anything is written (the schema was
+        loaded, and so validated, before)."""
+        from pyramid.ontology.extractors import INSTANCE_EXTRACTORS
+
+        INSTANCE_EXTRACTORS.get(self.settings.extract_method)
 
     def parts(self) -> list[Part]:
         """The store (copied by Oxigraph's checkpoint: hard links to its immutable tables, so cheap),
         its registry, the schema's files and the extractor's state; not the extraction journal, which
         a rerun after a rollback reads again."""
-        from pyramid.ontology.extract import STATE
+        from pyramid.ontology.extractors.base import STATE
         from pyramid.ontology.store import REGISTRY
 
         def checkpoint(dst: Path) -> None:
@@ -270,7 +274,7 @@ class OntologyLayer:
 
     def update(self, request: BuildRequest) -> list[StepReport]:
         """Schema (when a new one is given), instance extraction (f_ins) from the corpus, reasoning."""
-        from pyramid.ontology.extract import extract_instances
+        from pyramid.ontology.extract import extract_instances, outcome
 
         reports: list[StepReport] = []
         if request.schema is not None and request.schema_path is not None:
@@ -288,13 +292,7 @@ class OntologyLayer:
             assert request.llm is not None, "instance extraction needs a model"
             r = extract_instances(self.ws, self, request.llm, self.embedder, select=self.select_trusted,
                                   progress=request.progress, readings=request.readings)
-            if self.settings.extract_method == "read":
-                rec.outcome = (f"read: {r.chunks_extracted} page graphs written, {r.chunks_resumed} unchanged; "
-                               f"{r.facts} facts, {r.minted} instances named" +
-                               "".join(f"; {n}" for n in r.notes))
-            else:
-                rec.outcome = (f"{r.chunks_extracted} chunks extracted, {r.chunks_resumed} resumed; {r.facts} facts "
-                               f"({r.linked} linked, {r.minted} new instances)")
+            rec.outcome = outcome(self.settings.extract_method, r)
             if r.failed_chunks:
                 rec.pending.append(f"ontology: {len(r.failed_chunks)} chunks failed "
                                    f"({', '.join(r.failed_chunks[:3])})")

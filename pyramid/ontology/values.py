@@ -22,7 +22,7 @@ from pathlib import Path
 
 from pyramid.normalise import STOPWORDS, fold
 from pyramid.ontology.labels import LABEL_LIKE
-from pyramid.ontology.vocab import Vocab, local_name, word_forms
+from pyramid.vocab import Vocab, local_name, word_forms
 
 Select = Callable[[str], Iterable[dict[str, str]]]
 MAX_VALUE_CHARS = 100   # longer literals are descriptions, not values a question names

@@ -1,10 +1,12 @@
-"""The extraction journal: what a KG build has done per chunk, so a stopped build resumes.
+"""The extraction journal and the one journalled chunk loop, shared by the KG's and the ontology's
+chunk extractors, so a stopped build resumes.
 
-One JSON line per finished chunk (`WS/kg/extract-<mode>.jsonl`), flushed and fsynced as it is
-written: {chunk_id, doc_id, hash, version, status: ok|failed, triples | error, usage}. The last line
-of a chunk wins. A chunk is skipped on resume when its last entry is `ok` for the same text hash
-and extractor version (prompts, schemas, model); failed chunks (e.g. a reply that failed its schema
-after the retries) are tried again.
+One JSON line per finished chunk (`WS/kg/extract-<mode>.jsonl`, `WS/ontology/extract.jsonl`),
+flushed and fsynced as it is written: {chunk_id, doc_id, hash, version, status: ok|failed, what was
+extracted | error, usage}. The last line of a chunk wins. A chunk is skipped on resume when its last
+entry is `ok` for the same text hash and extractor version (prompts, schemas, model); failed chunks
+(e.g. a reply that failed its schema after the retries) are tried again. What a layer's entries hold
+is the layer's (`record_ok` takes it as a dict); `run_chunks` runs any extractor over the chunks.
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ from typing import Any
 from pyramid.chunker import Chunk
 from pyramid.corpus import Document
 from pyramid.errors import WorkspaceError
-from pyramid.kg.extract import ChunkExtraction, RawTriple, extraction_to_json
 from pyramid.llm import LLMError
 from pyramid.progress import Progress
 from pyramid.workspace import crash_point
@@ -57,9 +58,6 @@ class ExtractionJournal:
     def failed(self) -> list[str]:
         return [cid for cid, e in self.entries.items() if e["status"] == "failed"]
 
-    def triples(self, chunk_id: str) -> list[RawTriple]:
-        return [RawTriple.from_dict(t) for t in self.entries[chunk_id].get("triples", [])]
-
     def _append(self, entry: dict[str, Any]) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with open(self.path, "a", encoding="utf-8") as fh:
@@ -69,9 +67,9 @@ class ExtractionJournal:
         self.entries[entry["chunk_id"]] = entry
         crash_point("journal.appended")
 
-    def record_ok(self, chunk: Chunk, ex: ChunkExtraction) -> None:
-        self._append({**extraction_to_json(ex), "hash": chunk_hash(chunk), "version": self.version,
-                      "status": "ok"})
+    def record_ok(self, chunk: Chunk, extracted: dict[str, Any]) -> None:
+        """`extracted`: what the chunk gave, as the layer writes it (chunk_id and doc_id included)."""
+        self._append({**extracted, "hash": chunk_hash(chunk), "version": self.version, "status": "ok"})
 
     def record_failure(self, chunk: Chunk, error: str) -> None:
         self._append({"chunk_id": chunk.id, "doc_id": chunk.doc_id, "hash": chunk_hash(chunk),

