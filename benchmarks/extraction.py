@@ -4,11 +4,11 @@ Gold (benchmarks/gold/, written by reading the texts): KG facts of the 14 demo d
 first 40 multihop documents; ontology facts of the demo documents under ontology_schemas/academic.ttl.
 The rules of pyramid/reading/rules.py were written while reading those same texts, so their figures there
 are in-sample; `multihop-heldout` (rows 41–60, gold written before the rules were run on them, rules
-not changed afterwards) is the out-of-sample check. The dependency-parse reader (pyramid/kg/parse.py)
+not changed afterwards) is the out-of-sample check. The dependency-parse reader (pyramid/reading/parse.py)
 was likewise developed on demo and multihop rows 1–40 only, and run on the held-out rows once, after.
 
-KG methods (pyramid/kg/extract.py modes): `rules` (no model; sentences read by spaCy's dependency
-parse, pyramid/kg/parse.py), `rules-regex` (no model; the English-surface regex rules of
+KG methods (pyramid/kg/extractors/, one module per mode): `rules` (no model; sentences read by spaCy's dependency
+parse, pyramid/reading/parse.py), `rules-regex` (no model; the English-surface regex rules of
 pyramid/reading/rules.py, the reader before the parse), `rules-both` (both readers' triples together),
 `grounded` (rules plus the model on the sentences the rules cannot read, under enums of the
 sentence's spans), `grounded-llm` (the model on every sentence under the same enums and checks, no

@@ -31,7 +31,7 @@ def _norm(text: str) -> str:
     return fold(text)
 
 
-class ValueIndex:
+class AttributeValues:
     """The ontology's attribute values per individual, normalised for matching."""
 
     def __init__(self, view: OntologyView) -> None:

@@ -18,7 +18,7 @@ from completion.types import OntologyInstance
 
 
 @dataclass(frozen=True)
-class Link:
+class InstanceLink:
     iri: str
     cls: str
 
@@ -27,7 +27,7 @@ class Link:
 class Typing:
     """Entity name → linked instance, with what could not be typed."""
 
-    links: dict[str, Link]
+    links: dict[str, InstanceLink]
     ambiguous: list[str] = field(default_factory=list)
     names_seen: int = 0
 
@@ -55,7 +55,7 @@ class NameLinker:
         self._by_key = by_key
 
     def link(self, names: Iterable[str]) -> Typing:
-        links: dict[str, Link] = {}
+        links: dict[str, InstanceLink] = {}
         ambiguous: list[str] = []
         seen = 0
         for name in dict.fromkeys(names):
@@ -70,5 +70,5 @@ class NameLinker:
             # Several individuals of one class under one name (duplicate records): the class is
             # certain, the individual is not; take the first IRI in sorted order so runs agree.
             iri, cls = min(hits)
-            links[name] = Link(iri, cls)
+            links[name] = InstanceLink(iri, cls)
         return Typing(links, ambiguous, seen)

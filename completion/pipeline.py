@@ -15,13 +15,13 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from completion.clustering import cluster
-from completion.coverage import ValueIndex
+from completion.coverage import AttributeValues
 from completion.divergence import Priority, check_counts, compute_priority, select_region
 from completion.errors import CompletionError
 from completion.linking import NameLinker, Typing
 from completion.names import local_name
 from completion.phrases import KGPhrases, kg_phrases, ontology_phrases, pair_phrase
-from completion.proposals import Draft, build_draft, rank_drafts
+from completion.proposals import ProposalDraft, build_draft, rank_drafts
 from completion.types import KGTriple, OntologyView
 from pyramid.config import CompletionSettings
 from pyramid.progress import NullProgress, Progress
@@ -44,7 +44,7 @@ class PlotData:
 
 @dataclass
 class CompletionResult:
-    drafts: list[Draft]
+    drafts: list[ProposalDraft]
     stats: dict
     plot: PlotData
     suppressed: list[str] = field(default_factory=list)
@@ -137,13 +137,13 @@ def run_completion(view: OntologyView, triples: Sequence[KGTriple], embed: Embed
 def _drafts(view: OntologyView, triples: Sequence[KGTriple], phrases: KGPhrases, typing: Typing,
             object_typing: Typing, pri: Priority, region: np.ndarray, clusters, o_vec: np.ndarray,
             k_vec: np.ndarray, cfg: CompletionSettings, rejected: Sequence[np.ndarray],
-            first_id: int) -> tuple[list[Draft], list[str], dict[str, int]]:
+            first_id: int) -> tuple[list[ProposalDraft], list[str], dict[str, int]]:
     n_o = len(o_vec)
     members = phrases.members()
     values = pri.values()
     rej = np.asarray(rejected, dtype=np.float32).reshape(-1, k_vec.shape[1]) if len(rejected) else None
-    values_index = ValueIndex(view)
-    drafts: list[Draft] = []
+    values_index = AttributeValues(view)
+    drafts: list[ProposalDraft] = []
     suppressed: list[str] = []
     too_small = entities = 0
     next_id = first_id
@@ -194,7 +194,7 @@ def _pair_index(view: OntologyView, phrase_index: int) -> int:
 
 
 def _plot_data(pri: Priority, o_texts: list[str], o_vec: np.ndarray, phrases: KGPhrases,
-               region_rows: np.ndarray, drafts: list[Draft], k_vec: np.ndarray) -> PlotData:
+               region_rows: np.ndarray, drafts: list[ProposalDraft], k_vec: np.ndarray) -> PlotData:
     red = pri.reduction
 
     # The first two PCA axes of the completion space itself, so the picture shows the geometry the

@@ -47,7 +47,9 @@ FUNCTION_WORDS = frozenset("""a an the is are was were be been being has have ha
 _NUMBER = re.compile(r"^[\s$€£¥HK]*[-+]?\d[\d,]*(\.\d+)?\s*%?$")
 
 
-class RelationCount(BaseModel):
+class RelationWording(BaseModel):
+    """A relation as the KG words it, with how many of the proposal's triples do."""
+
     text: str
     count: int
 
@@ -76,7 +78,7 @@ class Proposal(BaseModel):
     triples: int = 0
     subjects: int = 0
     typed_subjects: int = 0
-    relations: list[RelationCount] = Field(default_factory=list)
+    relations: list[RelationWording] = Field(default_factory=list)
     evidence: list[TripleEvidence] = Field(default_factory=list)   # member triples with their sources
     instances: int = 0
     instance_sample: list[InstanceSample] = Field(default_factory=list)
@@ -101,7 +103,7 @@ class Assertion:
 
 
 @dataclass
-class Draft:
+class ProposalDraft:
     """A proposal plus everything apply needs that is too long for the file."""
 
     proposal: Proposal
@@ -128,7 +130,7 @@ def _range_of(objects: Sequence[str], object_typing: Typing, base: str) -> tuple
 
 def build_draft(pid: str, triple_ids: np.ndarray, triples: Sequence[KGTriple], typing: Typing,
                 object_typing: Typing, *, medoid_phrase: str, medoid_relation: str, priority: float,
-                base: str, evidence_shown: int) -> Draft | None:
+                base: str, evidence_shown: int) -> ProposalDraft | None:
     """The proposal for one cluster, given the indices of its member triples; None when the cluster
     is one entity rather than a class (see MIN_CLASS_INSTANCES)."""
     members = [triples[int(i)] for i in triple_ids]
@@ -159,16 +161,16 @@ def build_draft(pid: str, triple_ids: np.ndarray, triples: Sequence[KGTriple], t
         id=pid, kind=kind, name=name, label=label, domain=short(domain, base), range=rng,
         priority=float(priority), medoid=medoid_phrase, triples=len(members), subjects=len(subjects),
         typed_subjects=len(typed_subjects),
-        relations=[RelationCount(text=r, count=n) for r, n in relations.most_common(10)],
+        relations=[RelationWording(text=r, count=n) for r, n in relations.most_common(10)],
         evidence=[TripleEvidence(triple_id=t.id, subject=t.subject, relation=t.relation, object=t.object,
                                  chunk_id=t.chunk_id, doc_id=t.doc_id) for t in members[:evidence_shown]],
         generic=light * 2 >= len(members), instances=n_inst,
         instance_sample=[InstanceSample(subject=a.subject, subject_iri=a.subject_iri, object=a.object,
                                         object_iri=a.object_iri) for a in assertions[:evidence_shown]])
-    return Draft(proposal, assertions)
+    return ProposalDraft(proposal, assertions)
 
 
-def rank_drafts(drafts: list[Draft]) -> list[Draft]:
+def rank_drafts(drafts: list[ProposalDraft]) -> list[ProposalDraft]:
     """Order by score (see module doc), set `rank` 1..n; covered drafts are ranked after the rest."""
     if not drafts:
         return drafts

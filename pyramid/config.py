@@ -4,11 +4,13 @@ Precedence (highest first): explicit overrides passed by code, environment varia
 (`POLYRAG_LLM__PROVIDER=openai`, nested sections joined by a double underscore), the workspace's
 `polyrag.toml`, then the defaults below. This is the only module that reads the environment.
 Each field carries its help text; `render_default_toml` turns them into the commented file that
-`polyrag init` writes.
+`polyrag init` writes. `process_environment()` reads the few variables that belong to the process
+rather than a workspace (POLYRAG_TOKEN, XDG_CACHE_HOME, the test hooks).
 """
 
 from __future__ import annotations
 
+import os
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
@@ -301,6 +303,31 @@ class Settings(BaseSettings):
                                    file_secret_settings) -> tuple[PydanticBaseSettingsSource, ...]:
         # No .env or secrets-dir: the workspace TOML is passed in as init data, under the environment.
         return (env_settings, init_settings)
+
+
+class ProcessEnvironment(BaseModel):
+    """What this process's environment says beside the POLYRAG_<SECTION>__<KEY> settings: variables
+    that belong to the process or the user, not to a workspace. Read by `process_environment()`,
+    the one other place the environment is read."""
+
+    model_config = {"populate_by_name": True}
+
+    token: SecretStr = Field(SecretStr(""), alias="POLYRAG_TOKEN", description="`polyrag serve`: the bearer token "
+                             "for writing endpoints (wins over serve.token; --token wins over it)")
+    cache_home: str = Field("", alias="XDG_CACHE_HOME", description="the user's cache directory (XDG): where "
+                            "what was learnt about OpenAI-compatible endpoints is kept; a relative path is ignored")
+    test_kill_at: str = Field("", alias="POLYRAG_TEST_KILL_AT", description="tests only: name[@n][:INT|:ERR] — "
+                              "stop the process at the n-th pass of a named crash point (pyramid.workspace)")
+    test_trace_points: str = Field("", alias="POLYRAG_TEST_TRACE_POINTS", description="tests only: a file each "
+                                   "crash point passed is appended to")
+
+
+_ENVIRONMENT_NAMES = tuple(f.alias for f in ProcessEnvironment.model_fields.values() if f.alias)
+
+
+def process_environment() -> ProcessEnvironment:
+    """The process's variables, read now (cheap: a crash point asks at every pass)."""
+    return ProcessEnvironment.model_validate({n: os.environ[n] for n in _ENVIRONMENT_NAMES if n in os.environ})
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

@@ -44,7 +44,7 @@ class BuildRequest:
     kg_mode: str | None = None          # KG extraction mode (None: kg.mode)
     schema: Any = None                  # a loaded pyramid.ontology.schema.Schema to make current
     schema_path: Path | None = None     # the file it came from (its digest decides whether it changed)
-    # the pages' schema-aware reading (doc id -> Reading), made on first use and shared by the KG and
+    # the pages' schema-aware reading (doc id -> PageReading), made on first use and shared by the KG and
     # ontology steps; None when there is no schema to read against
     readings: Callable[[], dict[str, Any]] | None = None
 

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pyramid import __version__
-from pyramid.config import SETTINGS_FILE, Settings, load_settings, render_default_toml
+from pyramid.config import SETTINGS_FILE, Settings, load_settings, process_environment, render_default_toml
 from pyramid.errors import Hint, WorkspaceError, WorkspaceLocked
 from pyramid.usage import Usage
 
@@ -47,8 +47,6 @@ log = logging.getLogger(__name__)
 MANIFEST = "manifest.json"
 LOCK = ".lock"
 CURRENT = "CURRENT"
-KILL_AT_ENV = "POLYRAG_TEST_KILL_AT"
-TRACE_ENV = "POLYRAG_TEST_TRACE_POINTS"
 _passes: dict[str, int] = {}
 
 
@@ -57,12 +55,12 @@ def crash_point(name: str) -> None:
     itself SIGKILL (or SIGINT, or raises OSError) the n-th time (default 1st) it passes `name`, so the
     crash-resume suite stops a build at named places instead of guessing times;
     POLYRAG_TEST_TRACE_POINTS=FILE appends each point passed to FILE (how the suite lists them).
-    Costs two dict lookups when unset."""
-    trace = os.environ.get(TRACE_ENV)
-    if trace:
-        with open(trace, "a", encoding="utf-8") as fh:
+    Both are read through pyramid.config.process_environment (some microseconds a pass)."""
+    env = process_environment()
+    if env.test_trace_points:
+        with open(env.test_trace_points, "a", encoding="utf-8") as fh:
             fh.write(name + "\n")
-    spec = os.environ.get(KILL_AT_ENV)
+    spec = env.test_kill_at
     if not spec:
         return
     target, _, sig = spec.partition(":")

@@ -1,7 +1,7 @@
 """The ontology layer's answerer (Query_onto): question → plan or raw SPARQL → safe run → Answer.
 
     plan mode (default): link what the question names, enumerate and score the readings the schema
-                         allows (querying/readings.py), compile the best one (querying/sparql_plan.py);
+                         allows (querying/planning/), compile the best one (querying/sparql_plan.py);
                          the model only picks among readings too close to call
     raw mode:            the model writes SPARQL from the schema; every IRI is checked and one repair
                          is allowed (querying/sparql_raw.py)
@@ -17,14 +17,15 @@ from __future__ import annotations
 import time
 import weakref
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pyramid.config import OntologySettings
 from pyramid.embeddings import Embedder
 from pyramid.errors import Hint, InputError, PolyragError, QueryTimeout, WorkspaceError
 from pyramid.llm import LLM, LLMError
-from pyramid.ontology.labels import LabelIndex, Link
+from pyramid.ontology.labels import LabelIndex, LabelLink
 from pyramid.ontology.layer import OntologyLayer
 from pyramid.ontology.rdfio import text_rows
 from pyramid.ontology.values import ValueIndex
@@ -33,16 +34,26 @@ from pyramid.types import Answer, Handover, LayerName, SparqlEvidence, Tracer, T
 from pyramid.usage import UsageMeter
 from pyramid.vocab import Vocab
 from querying.options import Value, select_options
-from querying.readings import Neighbourhood, ReadingPlanner, polar
+from querying.planning.planner import ReadingPlanner
+from querying.planning.polar import polar
+from querying.planning.records import MAX_ANCHOR_IRIS, Neighbourhood, PlanDraft
 from querying.sparql_plan import QueryPlan, compile_plan
+
+if TYPE_CHECKING:
+    from querying.sparql_raw import RawResult
 
 Mode = Literal["plan", "raw"]
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 LABELS_CACHE = "ontology-labels.json"
 VALUES_CACHE = "ontology-values.json"
 LINKS_CACHE = "ontology-links.json"
+LINKS_FORMAT = 2  # the links cache's layout; a file of another is rebuilt
 VALUE_SAMPLE = 200  # values per datatype property read to see whether they name other instances
 SHOWN = 50  # answers written out in an answer's text; all of them are in its evidence rows
+EVIDENCE_ROWS = 5  # rows kept in an answer's evidence per answer `ontology.max_rows` allows
+TRACE_ERRORS = 200  # characters of the raw query's errors in the trace
+TRACE_ANSWER = 80  # characters of the answer in the decide step's outcome
+MODEL_MARGIN = 0.03  # `ontology.reading_margin` when unset and the model is not the tiny default
 
 
 @dataclass
@@ -84,10 +95,10 @@ class OntologyAnswerer:
         return text_rows(self.layer.select(query, timeout_s=self.cfg.timeout_s, row_cap=self.cfg.row_cap))
 
     def uses(self, iris) -> Neighbourhood | None:
-        """What the data joins these instances to (readings.Neighbourhood): their attributes and
+        """What the data joins these instances to (planning.records.Neighbourhood): their attributes and
         neighbours by one query through the safe path (the timeout bounds a hub; on a timeout the
         readings fall back to the schema's paths), the second step from the context's class links."""
-        values = "VALUES ?a { " + " ".join(f"<{i}>" for i in list(iris)[:50]) + " }"
+        values = "VALUES ?a { " + " ".join(f"<{i}>" for i in list(iris)[:MAX_ANCHOR_IRIS]) + " }"
         try:
             # the anchors inside every branch: a branch is evaluated on its own, and one without them scans
             rows = self.select(
@@ -108,7 +119,7 @@ class OntologyAnswerer:
             return self.cfg.reading_margin
         from pyramid.summarise import is_tiny_default
 
-        return 0.0 if is_tiny_default(self.llm) else 0.03
+        return 0.0 if is_tiny_default(self.llm) else MODEL_MARGIN
 
     def compile(self, plan: QueryPlan, ctx: OntologyContext) -> str:
         return compile_plan(plan, ctx.vocab, limit=self.cfg.row_cap)
@@ -140,68 +151,84 @@ class OntologyAnswerer:
     def answer(self, question: str, handover: Handover | None = None, *,
                options: list[str] | None = None) -> Answer:
         """Answer from the ontology layer; layer "none" when it cannot (see the module docstring)."""
-        mode = self.mode
-        start = time.perf_counter()
         tracer = Tracer(self.meter)
-        max_rows = self.cfg.max_rows
-
-        def finish(text: str, answered: bool, evidence: list[SparqlEvidence], selected: list[int] | None,
-                   failed: PolyragError | None = None) -> Answer:
-            if failed is not None:
-                # a failure, not a "no answer": the waterfall's note and `--json` name the layer that failed
-                tracer.steps.append(TraceStep(step="ontology.error", layer="ontology",
-                                              outcome=f"error: {type(failed).__name__}: {failed}"))
-            return Answer(question=question, text=text, layer="ontology" if answered else "none",
-                          pipeline=f"ontology-{mode}", selected=selected if answered else None, evidence=evidence,
-                          trace=tracer.steps, usage=tracer.total(), ms=round((time.perf_counter() - start) * 1000, 1))
-
+        finish = partial(self._finish, question, tracer, time.perf_counter())
         with tracer.step("ontology.context", "ontology") as rec:
             ctx = self.context()
             rec.outcome = f"{len(ctx.vocab.classes)} classes, {len(ctx.vocab.properties)} properties, " \
                           f"{len(ctx.index)} labelled instances"
         option_links = [ctx.index.link(o) for o in options] if options else []
 
-        plan: QueryPlan | None = None
-        rows: list[dict[str, str]] | None = None
-        if mode == "plan":
-            with tracer.step("ontology.plan", "ontology", options=len(options or [])) as rec:
-                planner = ReadingPlanner(ctx.vocab, ctx.index, ctx.values, self.embedder, self.llm,
-                                         margin=self.margin(), value_classes=ctx.value_classes)
-                failed = None
-                try:
-                    draft = planner.draft(question, options, run=lambda p: self.select(self.compile(p, ctx)),
-                                          uses=self.uses)
-                    rec.input.update(draft.trace())
-                    plan, rows = draft.plan, draft.rows
-                    rec.outcome = "planned" if plan else f"no plan: {draft.reason}"
-                except LLMError as err:
-                    rec.outcome, failed = f"error: {err}", err
+        draft: PlanDraft | None = None
+        if self.mode == "plan":
+            draft, failed = self._plan(question, options, ctx, tracer)
             if failed is not None:  # after the step closed, so the trace holds it
                 return finish(f"The ontology layer could not plan this question ({failed}).", False, [], None, failed)
-            if plan is None:
+            assert draft is not None
+            if draft.plan is None:
                 return finish(f"The ontology layer has no query for this question: {draft.reason}.", False, [], None)
-            query = self.compile(plan, ctx)
+            plan, rows, query = draft.plan, draft.rows, self.compile(draft.plan, ctx)
         else:
-            from querying.sparql_raw import write_query
-
-            with tracer.step("ontology.raw", "ontology") as rec:
-                failed = None
-                try:
-                    raw = write_query(self.llm, question, ctx.vocab, ctx.index, self.select,
-                                      known_prefixes=self.layer.prefixes, namespace=self.layer.schema.namespace)
-                    rec.input.update({"attempts": raw.attempts, "errors": raw.errors})
-                    rec.outcome = "valid query" if raw.query else f"no valid query: {'; '.join(raw.errors)[:200]}"
-                except LLMError as err:
-                    rec.outcome, failed = f"error: {err}", err
+            raw, failed = self._raw(question, ctx, tracer)
             if failed is not None:
                 return finish(f"The ontology layer could not write a query ({failed}).", False, [], None, failed)
+            assert raw is not None
             if not raw.query:
                 return finish("The model's SPARQL did not fit the ontology: " + "; ".join(raw.errors), False, [],
                               None)
-            query = raw.query
+            plan, rows, query = None, None, raw.query
+        return self._run(question, options, option_links, plan, rows, query, draft, ctx, tracer, finish)
 
+    def _finish(self, question: str, tracer: Tracer, start: float, text: str, answered: bool,
+                evidence: list[SparqlEvidence], selected: list[int] | None,
+                failed: PolyragError | None = None) -> Answer:
+        """The Answer, with the trace so far and the time since `start`."""
+        if failed is not None:
+            # a failure, not a "no answer": the waterfall's note and `--json` name the layer that failed
+            tracer.steps.append(TraceStep(step="ontology.error", layer="ontology",
+                                          outcome=f"error: {type(failed).__name__}: {failed}"))
+        return Answer(question=question, text=text, layer="ontology" if answered else "none",
+                      pipeline=f"ontology-{self.mode}", selected=selected if answered else None, evidence=evidence,
+                      trace=tracer.steps, usage=tracer.total(), ms=round((time.perf_counter() - start) * 1000, 1))
+
+    def _plan(self, question: str, options: list[str] | None, ctx: OntologyContext,
+              tracer: Tracer) -> tuple[PlanDraft | None, LLMError | None]:
+        """Plan mode: the readings' draft, or the model's failure while choosing among them."""
+        draft, failed = None, None
+        with tracer.step("ontology.plan", "ontology", options=len(options or [])) as rec:
+            planner = ReadingPlanner(ctx.vocab, ctx.index, ctx.values, self.embedder, self.llm,
+                                     margin=self.margin(), value_classes=ctx.value_classes)
+            try:
+                draft = planner.draft(question, options, run=lambda p: self.select(self.compile(p, ctx)),
+                                      uses=self.uses)
+                rec.input.update(draft.trace())
+                rec.outcome = "planned" if draft.plan else f"no plan: {draft.reason}"
+            except LLMError as err:
+                rec.outcome, failed = f"error: {err}", err
+        return draft, failed
+
+    def _raw(self, question: str, ctx: OntologyContext, tracer: Tracer) -> tuple[RawResult | None, LLMError | None]:
+        """Raw mode: the model's SPARQL (checked, one repair), or its failure."""
+        from querying.sparql_raw import write_query
+
+        raw, failed = None, None
+        with tracer.step("ontology.raw", "ontology") as rec:
+            try:
+                raw = write_query(self.llm, question, ctx.vocab, ctx.index, self.select,
+                                  known_prefixes=self.layer.prefixes, namespace=self.layer.schema.namespace)
+                rec.input.update({"attempts": raw.attempts, "errors": raw.errors})
+                rec.outcome = "valid query" if raw.query else \
+                    f"no valid query: {'; '.join(raw.errors)[:TRACE_ERRORS]}"
+            except LLMError as err:
+                rec.outcome, failed = f"error: {err}", err
+        return raw, failed
+
+    def _run(self, question: str, options: list[str] | None, option_links: list[list[LabelLink]],
+             plan: QueryPlan | None, rows: list[dict[str, str]] | None, query: str, draft: PlanDraft | None,
+             ctx: OntologyContext, tracer: Tracer, finish) -> Answer:
+        """Run the query (unless the planner's evidence run already has its rows) and decide."""
+        failed = None
         with tracer.step("ontology.run", "ontology") as rec:
-            failed = None
             try:
                 rows = rows if rows is not None else self.select(query)
                 rec.outcome = f"{len(rows)} rows"
@@ -210,12 +237,13 @@ class OntologyAnswerer:
         if failed is not None:
             evidence = [SparqlEvidence(plan=_plan_dict(plan), query=query)]
             return finish(f"The ontology query failed: {failed}", False, evidence, None, failed)
+        assert rows is not None
         if plan is not None and plan.rank is not None and plan.rank.having is None:  # the first place, ties included
             rows = [r for r in rows if r.get("n") == rows[0].get("n")]
-        evidence = [SparqlEvidence(plan=_plan_dict(plan), query=query, rows=rows[:max_rows * 5])]
-        answer = _decide(question, rows, plan, options, option_links, max_rows, tracer, finish, evidence,
+        evidence = [SparqlEvidence(plan=_plan_dict(plan), query=query, rows=rows[:self.cfg.max_rows * EVIDENCE_ROWS])]
+        answer = _decide(question, rows, plan, options, option_links, self.cfg.max_rows, tracer, finish, evidence,
                          name_of=ctx.index.name_of)
-        verdict = polar(draft, rows) if mode == "plan" and not options and answer.layer == "ontology" else None
+        verdict = polar(draft, rows) if draft is not None and not options and answer.layer == "ontology" else None
         if verdict is not None:  # a yes/no question: say which, with what was found
             answer.text = f"{'Yes' if verdict else 'No'} — {draft.best.spelled() if draft.best else ''} {answer.text}"
         return answer
@@ -259,7 +287,7 @@ def _save_links(path: Path, fingerprint: str, links: dict[str, set[tuple[str, st
                 by_value: dict[str, str]) -> None:
     from pyramid.workspace import atomic_write_json
 
-    atomic_write_json(path, {"format": 2, "fingerprint": fingerprint, "value_classes": by_value,
+    atomic_write_json(path, {"format": LINKS_FORMAT, "fingerprint": fingerprint, "value_classes": by_value,
                              "links": {c: sorted(v) for c, v in links.items()}})
 
 
@@ -270,7 +298,7 @@ def _load_links(path: Path, fingerprint: str) -> tuple[dict[str, set[tuple[str, 
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if data.get("format") != 2 or data.get("fingerprint") != fingerprint:
+    if data.get("format") != LINKS_FORMAT or data.get("fingerprint") != fingerprint:
         return None
     return {c: {tuple(x) for x in v} for c, v in data["links"].items()}, data["value_classes"]  # type: ignore[misc]
 
@@ -290,13 +318,13 @@ def _plan_dict(plan: QueryPlan | None) -> dict | None:
 
 
 def _decide(question: str, rows: list[dict[str, str]], plan: QueryPlan | None, options: list[str] | None,
-            option_links: list[list[Link]], max_rows: int, tracer: Tracer, finish, evidence,
+            option_links: list[list[LabelLink]], max_rows: int, tracer: Tracer, finish, evidence,
             name_of=lambda iri: None) -> Answer:
     # The Answer is built after the step closes, so the trace it copies includes this step.
     with tracer.step("ontology.decide", "ontology", max_rows=max_rows) as rec:
         text, answered, selected = _verdict(rows, plan, options, option_links, max_rows)
         rec.outcome = text if not answered else \
-            f"answered: {text[:80]}" + (f" (options {selected})" if selected is not None else "")
+            f"answered: {text[:TRACE_ANSWER]}" + (f" (options {selected})" if selected is not None else "")
         if answered:
             text = _answer_text(_group(rows), options, selected, name_of) if not (plan and plan.count) else text
     return finish(text if answered else _EXPLAIN.get(text.split(":")[0], text), answered, evidence, selected)
@@ -308,7 +336,7 @@ _EXPLAIN = {"empty": "The ontology has no answer to this question.",
 
 
 def _verdict(rows: list[dict[str, str]], plan: QueryPlan | None, options: list[str] | None,
-             option_links: list[list[Link]], max_rows: int) -> tuple[str, bool, list[int] | None]:
+             option_links: list[list[LabelLink]], max_rows: int) -> tuple[str, bool, list[int] | None]:
     """(outcome, answered, selected options) from the rows and the `ontology.max_rows` rule."""
     if not rows or all(not r for r in rows):
         return "empty: not answered here", False, None

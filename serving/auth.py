@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
-import os
 
 from fastapi import Header, HTTPException, Request
 
-from pyramid.config import Settings
+from pyramid.config import Settings, process_environment
 
 
 def server_token(settings: Settings, given: str | None = None) -> str | None:
     """The token this server asks writers for (see the module docstring), or None."""
-    return given or os.environ.get("POLYRAG_TOKEN") or settings.serve.token.get_secret_value() or None
+    return given or process_environment().token.get_secret_value() or settings.serve.token.get_secret_value() or None
 
 
 def is_loopback(host: str) -> bool:

@@ -29,22 +29,38 @@ class Decision(BaseModel):
     by: str | None = Field(None, max_length=100)
 
 
-def add_review(app: FastAPI, server, require_token) -> None:
-    from completion.review import CompletionFiles
+class _Review:
+    """What the review endpoints read through: the server's completion files, chunk texts, target."""
 
-    def files() -> CompletionFiles:
-        return CompletionFiles(server.ws)
+    def __init__(self, server) -> None:
+        self.server = server
 
-    def chunk_texts(ids: set[str]) -> dict[str, str]:
-        if not ids or server.ws.generations("text").current() is None:
+    def files(self):
+        from completion.review import CompletionFiles
+
+        return CompletionFiles(self.server.ws)
+
+    def chunk_texts(self, ids: set[str]) -> dict[str, str]:
+        if not ids or self.server.ws.generations("text").current() is None:
             return {}
-        text = server.session.text.load()
+        text = self.server.session.text.load()
         return {c.id: c.text for c in text.chunks if c.id in ids}
 
-    def target():
+    def target(self):
         from completion.workspace_io import ontology_target
 
-        return ontology_target(server.session)
+        return ontology_target(self.server.session)
+
+
+def add_review(app: FastAPI, server, require_token) -> None:
+    """The page and its API on `app`; `require_token` guards every action."""
+    review = _Review(server)
+    _add_reads(app, review)
+    _add_actions(app, review, require_token)
+
+
+def _add_reads(app: FastAPI, review: _Review) -> None:
+    server = review.server
 
     @app.get("/review", response_class=HTMLResponse, include_in_schema=False)
     def page() -> str:
@@ -55,8 +71,8 @@ def add_review(app: FastAPI, server, require_token) -> None:
         from completion.proposals import display_name
 
         with server.lock:
-            doc = files().load()
-            chunks = chunk_texts({ev.chunk_id for p in doc.proposals for ev in p.evidence if ev.chunk_id})
+            doc = review.files().load()
+            chunks = review.chunk_texts({ev.chunk_id for p in doc.proposals for ev in p.evidence if ev.chunk_id})
         out = []
         for p in doc.proposals:
             d = p.model_dump(mode="json", exclude={"instance_sample"})
@@ -71,20 +87,24 @@ def add_review(app: FastAPI, server, require_token) -> None:
         from completion.apply import preview_accepted
 
         with server.lock:
-            return {"add": preview_accepted(files(), target())}
+            return {"add": preview_accepted(review.files(), review.target())}
 
     @app.get("/review/history")
     def history() -> list[dict[str, Any]]:
         from completion.versions import SchemaHistory
 
-        return [v.__dict__ for v in SchemaHistory(files().history).versions()]
+        return [v.__dict__ for v in SchemaHistory(review.files().history).versions()]
+
+
+def _add_actions(app: FastAPI, review: _Review, require_token) -> None:
+    server = review.server
 
     @app.post("/review/proposals/{pid}/accept", dependencies=[Depends(require_token)])
     def accept(pid: str, d: Decision) -> dict[str, Any]:
         from completion.review import accept as do_accept
 
         with server.lock:
-            return do_accept(files(), pid, name=d.name, label=d.label, domain=d.domain, why=d.why,
+            return do_accept(review.files(), pid, name=d.name, label=d.label, domain=d.domain, why=d.why,
                              by=d.by).model_dump(mode="json")
 
     @app.post("/review/proposals/{pid}/reject", dependencies=[Depends(require_token)])
@@ -92,14 +112,14 @@ def add_review(app: FastAPI, server, require_token) -> None:
         from completion.review import reject as do_reject
 
         with server.lock:
-            return do_reject(files(), pid, why=d.why, by=d.by).model_dump(mode="json")
+            return do_reject(review.files(), pid, why=d.why, by=d.by).model_dump(mode="json")
 
     @app.post("/review/apply", dependencies=[Depends(require_token)])
     def apply() -> dict[str, Any]:
         from completion.apply import apply_accepted
 
         with server.lock:
-            rep = apply_accepted(files(), target(), dl_check=server.ws.settings.completion.dl_check)
+            rep = apply_accepted(review.files(), review.target(), dl_check=server.ws.settings.completion.dl_check)
         return {"version": rep.version.number, "proposals": rep.proposals, "schema_statements": rep.schema_statements,
                 "instance_statements": rep.instance_statements, "dl_check": rep.dl_check}
 
@@ -108,5 +128,5 @@ def add_review(app: FastAPI, server, require_token) -> None:
         from completion.apply import undo_last_apply
 
         with server.lock:
-            v = undo_last_apply(files(), target())
+            v = undo_last_apply(review.files(), review.target())
         return {"undone": v.number, "proposals": v.proposals}

@@ -1,4 +1,6 @@
-"""Guard rails on the shape of the code: the direction of imports, no import cycles, a light
+"""Guard rails on the shape of the code: the direction of imports (between the rooms, and inside
+pyramid: reading below the layers, the KG and ontology layers apart), no import cycles, small classes
+and functions, one name per class, the environment read by the settings alone, a light
 `polyrag --help`, and ruff's checks. Every import is read, inside functions too."""
 
 from __future__ import annotations
@@ -62,6 +64,31 @@ def _room(module: str) -> str:
     return module.split(".")[0]
 
 
+# Inside pyramid: what sits below the layers imports no layer (reading documents, the schema's
+# vocabulary, the chunk journal, the plug-in registry), and the two layers that both read documents
+# (kg, ontology) share what they need through those, never each other's modules.
+BELOW_LAYERS = ("pyramid.reading", "pyramid.vocab", "pyramid.chunk_journal", "pyramid.plugins",
+                "pyramid.normalise", "pyramid.embeddings")
+LAYER_ROOMS = ("pyramid.kg", "pyramid.ontology", "pyramid.text_layer")
+
+
+def _inside(module: str, rooms: tuple[str, ...]) -> str | None:
+    return next((r for r in rooms if module == r or module.startswith(r + ".")), None)
+
+
+def _pyramid_arrows_against(graph: dict[str, set[str]]) -> list[str]:
+    bad = []
+    for src, targets in graph.items():
+        for dst in targets:
+            below, layer = _inside(src, BELOW_LAYERS), _inside(dst, LAYER_ROOMS)
+            if below and (layer or dst.split(".")[0] in ("querying", "completion", "serving", "commands")):
+                bad.append(f"{src} imports {dst} ({below} sits below the layers)")
+            a, b = _inside(src, LAYER_ROOMS), _inside(dst, LAYER_ROOMS)
+            if a and b and a != b:
+                bad.append(f"{src} imports {dst} (the layers share through pyramid.reading and friends)")
+    return bad
+
+
 def test_imports_flow_one_way():
     against = []
     for name, path in MODULES.items():
@@ -72,6 +99,18 @@ def test_imports_flow_one_way():
             elif src in RANK and dst in RANK and RANK[dst] > RANK[src]:
                 against.append(f"{path.relative_to(ROOT)}:{line} imports {target} ({src} is below {dst})")
     assert not against, "imports against the direction:\n" + "\n".join(against)
+
+
+def test_reading_sits_below_the_layers_and_the_layers_stay_apart():
+    bad = _pyramid_arrows_against(GRAPH)
+    assert not bad, "\n".join(bad)
+
+
+def test_the_inner_guard_sees_a_layer_reaching_into_another():
+    # the test above must be able to fail
+    graph = {"pyramid.kg.layer": {"pyramid.ontology.vocab"}, "pyramid.reading.rules": {"pyramid.kg.model"},
+             "pyramid.reading.names": {"pyramid.normalise"}}
+    assert len(_pyramid_arrows_against(graph)) == 2
 
 
 def test_the_guard_sees_an_upward_import(tmp_path):
@@ -143,3 +182,68 @@ def test_ruff_passes():
     result = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", str(ROOT)], capture_output=True,
                             text=True, cwd=ROOT, timeout=300, check=False)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+
+
+# ------------------------------------------------------------------ size and names
+MAX_CLASS_LINES, MAX_FUNCTION_LINES = 400, 80  # outside benchmarks (reports and their tables)
+
+
+def _too_big(path: Path) -> list[str]:
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        lines = getattr(node, "end_lineno", 0) - getattr(node, "lineno", 0) + 1
+        if isinstance(node, ast.ClassDef) and lines > MAX_CLASS_LINES:
+            out.append(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}: class {node.name}, {lines} lines")
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and lines > MAX_FUNCTION_LINES:
+            out.append(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}: {node.name}(), {lines} lines")
+    return out
+
+
+def _sources() -> list[Path]:
+    return [p for pkg in (*PACKAGES, "tests") if pkg != "benchmarks" for p in (ROOT / pkg).rglob("*.py")] + [ROOT / "cli.py"]
+
+
+def test_no_class_or_function_is_too_big_outside_the_benchmarks():
+    big = [x for p in _sources() for x in _too_big(p)]
+    assert not big, "split these along their stages:\n" + "\n".join(big)
+
+
+def test_the_size_guard_sees_a_long_function(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text("def f():\n" + "    x = 1\n" * MAX_FUNCTION_LINES)
+    assert _too_big(probe) == [f"{probe}: f(), {MAX_FUNCTION_LINES + 1} lines"]
+
+
+def test_no_two_classes_share_a_name():
+    seen: dict[str, list[str]] = {}
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and not name.startswith("benchmarks"):
+                seen.setdefault(node.name, []).append(name)
+    twice = {c: ms for c, ms in seen.items() if len(ms) > 1}
+    assert not twice, f"one name, two things: {twice}"
+
+
+# Only pyramid/config.py reads the environment (its settings, and `process_environment()` for the
+# few variables that belong to the process). Two places hand it on untouched, which is no reading:
+# the query process's child gets the parent's environment, and the embedding workers are told to
+# stay offline before they import the model libraries.
+ENVIRONMENT_READERS = {"pyramid.config"}
+HANDS_ON = {"pyramid.ontology.query_worker": "{**os.environ", "pyramid.embed_pool": "os.environ.setdefault("}
+
+
+def _reads_environment(name: str, source: str) -> bool:
+    uses = [line for line in source.splitlines() if "os.environ" in line or "getenv" in line]
+    allowed = HANDS_ON.get(name)
+    return any(allowed is None or allowed not in line for line in uses)
+
+
+def test_only_the_settings_read_the_environment():
+    readers = sorted(n for n, p in MODULES.items() if not n.startswith("benchmarks") and n not in ENVIRONMENT_READERS
+                     and _reads_environment(n, p.read_text(encoding="utf-8")))
+    assert readers == [], f"read it through pyramid.config (Settings or process_environment): {readers}"
+
+
+def test_the_environment_guard_sees_a_reader():
+    assert _reads_environment("pyramid.some", "x = os.environ.get('HOME')")
+    assert not _reads_environment("pyramid.embed_pool", "os.environ.setdefault('HF_HUB_OFFLINE', '1')")

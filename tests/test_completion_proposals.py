@@ -8,7 +8,7 @@ from completion.clustering import cluster, k_grid
 from completion.linking import NameLinker
 from completion.names import humanise, name_key
 from completion.phrases import kg_phrases, ontology_phrases
-from completion.proposals import Draft, Proposal, build_draft, rank_drafts
+from completion.proposals import Proposal, ProposalDraft, build_draft, rank_drafts
 from completion.types import ClassAttribute, KGTriple, OntologyInstance
 
 B = "http://example.org/"
@@ -103,7 +103,7 @@ def test_literal_and_numeric_ranges_class_proposals_and_single_entities():
 
 def test_ranking_puts_generic_and_covered_last():
     def draft(pid, subjects, priority, generic=False, covered=None):
-        return Draft(Proposal(id=pid, kind="attribute", name=pid, label=pid, domain="STAFF", typed_subjects=subjects,
+        return ProposalDraft(Proposal(id=pid, kind="attribute", name=pid, label=pid, domain="STAFF", typed_subjects=subjects,
                               priority=priority, generic=generic, covered_by=covered))
 
     ranked = rank_drafts([draft("a", 10, 1.0), draft("b", 50, 1.0, covered="has_name"), draft("c", 40, 0.1),

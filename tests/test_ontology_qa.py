@@ -181,7 +181,8 @@ def test_a_class_with_two_names_is_read_under_the_nearer_one(polyu_ws, embedder)
 
 def test_the_words_outside_a_name_survive_however_many_readings_share_it(polyu_ws, embedder):
     # every reading of one anchor carries it: masking each copy in turn once cut the words after it
-    from querying.readings import ReadingPlanner
+    from querying.planning.planner import ReadingPlanner
+    from querying.planning.wording import words_outside
 
     s = session(polyu_ws, embedder)
     ctx = context(s)
@@ -189,7 +190,7 @@ def test_the_words_outside_a_name_survive_however_many_readings_share_it(polyu_w
     question = "Where does Jiyan Dai lecture nowadays?"
     names = [a for a in planner.anchors(question) if not a.is_value]
     assert [a.text for a in names] == ["Jiyan Dai"]
-    assert {"lecture", "nowaday"} <= planner._words_outside(question, names * 3)
+    assert {"lecture", "nowaday"} <= words_outside(question, names * 3)
 
 
 def test_a_code_and_a_shared_title_side_by_side_name_the_one_subject_both_fit(polyu_ws, embedder):
@@ -346,12 +347,12 @@ def test_a_property_named_by_a_verb_phrase_is_read_as_one(polyu_ws, embedder, qu
 
 
 def test_attribute_readings_in_words():
-    from querying.readings import _attribute_words
+    from querying.planning.enumerate import attribute_words
 
-    assert _attribute_words("obtained degree") == ("X obtained what degree?", "what degree?")
-    assert _attribute_words("graduated from") == ("X graduated from what?", "graduated from what?")
-    assert _attribute_words("credit value") == ("what is the credit value of X?", "what credit value?")
-    assert _attribute_words("need") == ("what is the need of X?", "what need?")  # one word: a noun
+    assert attribute_words("obtained degree") == ("X obtained what degree?", "what degree?")
+    assert attribute_words("graduated from") == ("X graduated from what?", "graduated from what?")
+    assert attribute_words("credit value") == ("what is the credit value of X?", "what credit value?")
+    assert attribute_words("need") == ("what is the need of X?", "what need?")  # one word: a noun
 
 
 def test_a_number_beside_its_property_word_is_that_property_value(polyu_ws, embedder):
@@ -492,8 +493,8 @@ def test_ask_layer_ontology_end_to_end_with_the_real_model(polyu_ws, capsys, mon
     ("How many subjects does X run in total?", "subjects"),
 ])
 def test_the_counted_noun_follows_the_quantity_cue(question, counted):
-    from querying.readings import _counted
-    assert _counted(question) == counted
+    from querying.planning.cues import counted_noun
+    assert counted_noun(question) == counted
 
 
 @pytest.mark.parametrize("masked,subject", [
@@ -505,7 +506,7 @@ def test_the_counted_noun_follows_the_quantity_cue(question, counted):
     ("What is X's role?", False),
 ])
 def test_a_noun_after_which_is_the_subject_only_without_an_auxiliary(masked, subject):
-    from querying.readings import WHICH_SUBJECT
+    from querying.planning.cues import WHICH_SUBJECT
     assert bool(WHICH_SUBJECT.search(masked)) is subject
 
 

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from pyramid.ontology.schema import Schema
-from pyramid.reading.page_reader import PageReader, Segment, _is_list, _items
+from pyramid.reading.page_reader import PageReader, Segment
+from pyramid.reading.values import is_list, list_items
 from pyramid.vocab import Vocab
 
 EX = "http://example.org/"
@@ -199,11 +200,11 @@ def test_learning_types_a_name_seen_only_in_prose(polyu):
     ("glazes • kilns", ["glazes", "kilns"]),
 ])
 def test_list_items(value, items):
-    assert _is_list(value) and _items(value) == items
+    assert is_list(value) and list_items(value) == items
 
 
 def test_a_sentence_with_commas_is_not_a_list():
-    assert not _is_list("The unit, founded long ago by a group of sailors who mapped the coast, grew quickly over time")
+    assert not is_list("The unit, founded long ago by a group of sailors who mapped the coast, grew quickly over time")
 
 
 # ------------------------------------------------------------------ the build, read once for both layers

@@ -125,7 +125,7 @@ def test_an_unreadable_llm_cache_is_set_aside_and_replaced(tmp_path, caplog, kin
 @pytest.mark.parametrize("kind", GARBAGE)
 def test_an_unreadable_page_reading_cache_is_set_aside_and_replaced(tmp_path, caplog, kind):
     from pyramid.reading.corpus import CACHE, SegmentCache
-    from pyramid.reading.page_reader import Page, Segment
+    from pyramid.reading.page import Page, Segment
     from pyramid.workspace import Workspace
 
     ws = Workspace.init(tmp_path / "ws")

@@ -92,7 +92,7 @@ class BuildReport:
 
 
 @dataclass
-class ImportReport:
+class TripleImportReport:
     file: str
     rows: int = 0
     skipped: list[str] = field(default_factory=list)   # "line N: reason"
@@ -270,14 +270,14 @@ class KGLayer:
 
     # ------------------------------------------------------------------ import
     def import_file(self, path: Path, *, fmt: str = "auto", on_error: OnError = "abort",
-                    resolve: Resolve = "embedding", progress: Progress | None = None) -> ImportReport:
+                    resolve: Resolve = "embedding", progress: Progress | None = None) -> TripleImportReport:
         """Load a triple file; a re-import of the same file replaces its triples."""
         progress = progress or NullProgress()
         start = time.perf_counter()
         path = Path(path)
         read = read_triples(path, fmt)
         check_errors(read, path, on_error)
-        report = ImportReport(file=str(path), rows=len(read.rows), skipped=[str(e) for e in read.errors])
+        report = TripleImportReport(file=str(path), rows=len(read.rows), skipped=[str(e) for e in read.errors])
         default_doc = f"import:{path.name}"
         items = [Sourced(r.triple, r.doc_id or default_doc, r.chunk_id) for r in read.rows]
         with self.ws.writing("kg.import"):

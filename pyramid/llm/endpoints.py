@@ -25,7 +25,9 @@ MAX_ENTRIES = 256  # test servers on random ports would otherwise grow the file 
 
 def default_path() -> Path | None:
     """The cache file, or None when no home directory can be found."""
-    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    from pyramid.config import process_environment
+
+    xdg = process_environment().cache_home
     if xdg and os.path.isabs(xdg):  # the XDG spec says to ignore a relative value
         return Path(xdg) / "polyrag" / FILE_NAME
     try:

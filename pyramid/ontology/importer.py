@@ -54,7 +54,7 @@ def noise_kind(value: str) -> str | None:
 
 
 @dataclass
-class ImportReport:
+class InstanceImportReport:
     source: str
     graph: str = ""
     triples_in_file: int = 0
@@ -108,7 +108,7 @@ class ImportReport:
 class Prepared:
     instances: NTriples
     schema_triples: list[ox.Triple]
-    report: ImportReport  # counted by `describe`
+    report: InstanceImportReport  # counted by `describe`
     rows: list[list[str]]  # the instances as (s, p, o) terms, for `describe`
 
 
@@ -145,7 +145,7 @@ def _split(triples: list[list[str]]) -> tuple[list[list[str]], list[list[str]]]:
     return schema, [t for t in triples if t[0] not in tbox]
 
 
-def _reconcile(triples: list[list[str]], report: ImportReport, short) -> list[list[str]]:
+def _reconcile(triples: list[list[str]], report: InstanceImportReport, short) -> list[list[str]]:
     iris = [s for s in dict.fromkeys([t[0] for t in triples]) if s[0] == "<"]  # in the order of the file
     lowered = [iri.lower() for iri in iris]
     if len(set(lowered)) == len(lowered):  # no two spellings of one IRI (the common case)
@@ -181,7 +181,7 @@ def analyse(parsed: RdfFile, schema: Schema) -> Prepared:
     counts are `describe`'s."""
     short = Schema((), prefixes={**parsed.prefixes, **schema.prefixes}).short
     text = parsed.ntriples if parsed.ntriples is not None else NTriples.from_triples(parsed.quads)
-    report = ImportReport(source=str(parsed.path), triples_in_file=len(text))
+    report = InstanceImportReport(source=str(parsed.path), triples_in_file=len(text))
     unique = list(dict.fromkeys(text.lines))  # a triple written twice is one triple
     split = [line.split(" ", 2) for line in unique]
     schema_triples, instances = _split(split)
@@ -193,7 +193,7 @@ def analyse(parsed: RdfFile, schema: Schema) -> Prepared:
     return Prepared(text, NTriples([" ".join(t) for t in schema_triples]).triples(), report, reconciled)
 
 
-def describe(prepared: Prepared, schema: Schema) -> ImportReport:
+def describe(prepared: Prepared, schema: Schema) -> InstanceImportReport:
     """Fill the report's counts (classes, properties, subjects, noise, what the schema lacks): apart
     from `analyse` so that they can be made while the store writes the instances."""
     report, instances = prepared.report, prepared.rows

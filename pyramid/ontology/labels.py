@@ -101,7 +101,9 @@ def _near_cjk(a: frozenset[str], b: frozenset[str]) -> bool:
 
 # ------------------------------------------------------------------ results
 @dataclass(frozen=True)
-class Link:
+class LabelLink:
+    """One instance a text names, by which of its labels and how closely."""
+
     iri: str
     label: str                   # the indexed surface form that matched
     classes: tuple[str, ...]     # rdf:type IRIs (asserted or inferred, else from property domains)
@@ -114,7 +116,7 @@ class Mention:
     text: str                    # the span of the question, as written
     start: int                   # character offsets in the question
     end: int
-    links: tuple[Link, ...]
+    links: tuple[LabelLink, ...]
 
     @property
     def iris(self) -> list[str]:
@@ -126,7 +128,9 @@ class Mention:
 
 
 @dataclass
-class Entry:
+class LabelEntry:
+    """One surface form the index knows an instance by."""
+
     iri: str
     surface: str
     classes: tuple[str, ...]
@@ -137,7 +141,7 @@ class Entry:
 class LabelIndex:
     """Precomputed keys → entries. Build with `from_rows` / `from_select`; query with `link`/`mentions`."""
 
-    entries: list[Entry] = field(default_factory=list)
+    entries: list[LabelEntry] = field(default_factory=list)
     fingerprint: str = ""
     fuzzy_cutoff: float = 88.0
     max_ngram: int = 14
@@ -153,7 +157,7 @@ class LabelIndex:
         self._foldeds = list(self._keys["folded"])
 
     # -- building
-    def _add(self, i: int, e: Entry) -> None:
+    def _add(self, i: int, e: LabelEntry) -> None:
         self._classes.setdefault(e.iri, e.classes)
         full = name_words(e.surface)
         self._cjk.append(cjk_words(full))
@@ -181,7 +185,7 @@ class LabelIndex:
             text = exact_key(text)
             if text and text not in by_iri[iri]:
                 by_iri[iri].append(text)
-        entries: list[Entry] = []
+        entries: list[LabelEntry] = []
         for iri, texts in by_iri.items():
             ctuple = tuple(sorted(classes.get(iri, ())))
             if ctuple and all(c.startswith(_META) for c in ctuple):
@@ -191,10 +195,10 @@ class LabelIndex:
             titles = [t for t in texts if not codes_in(t)]
             # "CODE Title", as options and course lists write a subject
             surfaces += [f"{c} {t}" for c in codes[:2] for t in titles[:2]]
-            entries += [Entry(iri, s, ctuple) for s in dict.fromkeys(surfaces)]
+            entries += [LabelEntry(iri, s, ctuple) for s in dict.fromkeys(surfaces)]
             local = re.split(r"[#/]", iri.rstrip("/#"))[-1]
             if local.isupper() and local.isalpha() and 2 <= len(local) <= 8:
-                entries.append(Entry(iri, local, ctuple, acronym=True))  # base:COMP, base:SD
+                entries.append(LabelEntry(iri, local, ctuple, acronym=True))  # base:COMP, base:SD
         return cls(entries, fingerprint, **kwargs)
 
     @classmethod
@@ -230,7 +234,7 @@ class LabelIndex:
             return None
         if data.get("fingerprint") != fingerprint or data.get("format") != FORMAT:
             return None
-        entries = [Entry(e["iri"], e["surface"], tuple(e["classes"]), bool(e.get("acronym")))
+        entries = [LabelEntry(e["iri"], e["surface"], tuple(e["classes"]), bool(e.get("acronym")))
                    for e in data.get("entries", [])]
         index = cls([], fingerprint, **kwargs)
         index.entries = entries
@@ -259,27 +263,27 @@ class LabelIndex:
         return self._classes.get(iri, ())
 
     def _links(self, ids: Sequence[int], tier: Tier, score: float = 1.0, cjk: frozenset[str] = frozenset(),
-               strict: bool = False) -> list[Link]:
+               strict: bool = False) -> list[LabelLink]:
         """Links of entries `ids` whose CJK rendering agrees with `cjk`, the mention's: equal, or
         (unless `strict`) either of them has none."""
-        out: dict[str, Link] = {}
+        out: dict[str, LabelLink] = {}
         for i in ids:
             if cjk and self._cjk[i] != cjk and (strict or self._cjk[i]) and \
                     not (tier == "fuzzy" and not strict and _near_cjk(cjk, self._cjk[i])):
                 continue
             e = self.entries[i]
-            out.setdefault(e.iri, Link(e.iri, e.surface, e.classes, score, tier))
+            out.setdefault(e.iri, LabelLink(e.iri, e.surface, e.classes, score, tier))
         return list(out.values())
 
     def link(self, text: str, *, fuzzy: bool = True, classes: Iterable[str] | None = None,
-             limit: int = 5) -> list[Link]:
+             limit: int = 5) -> list[LabelLink]:
         """IRIs `text` names, from the most precise tier that finds any (see module docstring).
 
         `classes` keeps only instances of those classes (e.g. an option list of staff members).
         """
         wanted = set(classes or ())
 
-        def keep(links: list[Link]) -> list[Link]:
+        def keep(links: list[LabelLink]) -> list[LabelLink]:
             return [lk for lk in links if not wanted or wanted & set(lk.classes)]
 
         # Exact and folded keys name the same person (only case, accents, titles or a CJK rendering
@@ -307,14 +311,14 @@ class LabelIndex:
             return hits
         return self._fuzzy(text, keep, limit, cjk) if fuzzy else []
 
-    def _fuzzy(self, text: str, keep: Callable[[list[Link]], list[Link]], limit: int,
-               cjk: frozenset[str] = frozenset(), strict: bool = False) -> list[Link]:
+    def _fuzzy(self, text: str, keep: Callable[[list[LabelLink]], list[LabelLink]], limit: int,
+               cjk: frozenset[str] = frozenset(), strict: bool = False) -> list[LabelLink]:
         """Close keys by rapidfuzz ratio, compared both in written order (a typo in a first letter
         reorders a bag) and as bags (a typo and another word order at once)."""
         folded, bag = folded_key(text), bag_key(text)
         if len(folded) < 5:
             return []  # a typo in a 4-letter word is another word
-        best: dict[str, Link] = {}
+        best: dict[str, LabelLink] = {}
         for tier, query, choices in (("folded", folded, self._foldeds), ("bag", bag, self._bags)):
             for key, score, _ in process.extract(query, choices, scorer=fuzz.ratio, limit=limit * 3,
                                                  score_cutoff=self.fuzzy_cutoff):
@@ -336,7 +340,7 @@ class LabelIndex:
         used = [False] * len(tokens)
         found: list[Mention] = []
 
-        def claim(a: int, b: int, links: list[Link]) -> None:
+        def claim(a: int, b: int, links: list[LabelLink]) -> None:
             start, end = tokens[a][0], tokens[b - 1][1]
             end = without_possessive(question, start, end)
             found.append(Mention(question[start:end], start, end, tuple(links)))
@@ -403,7 +407,7 @@ def without_possessive(text: str, start: int, end: int) -> int:
     return end - 2 if text[end - 2:end] in ("'s", "’s") and end - 2 > start else end
 
 
-def _ends_on_label(words: Sequence[str], link: Link) -> bool:
+def _ends_on_label(words: Sequence[str], link: LabelLink) -> bool:
     """A fuzzy span begins and ends on words of the label it found: a typo inside a name is forgiven,
     a word beside it is not ("Zhuo June CHENG's job" is "Zhuo June CHENG" and the word "job")."""
     label = fold_words(link.label)

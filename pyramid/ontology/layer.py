@@ -3,7 +3,7 @@
     layer = OntologyLayer(ws, embedder)                      # Session.ontology builds it
     layer.load_schema(path_or_schema) -> SchemaLoad           # replaces the schema graph; problems listed
     layer.schema -> Schema                                    # from the store's schema graph (cached)
-    layer.import_instances(path, *, name=None, progress=None) -> ImportReport
+    layer.import_instances(path, *, name=None, progress=None) -> InstanceImportReport
     layer.add_instances(doc_id, triples) -> int               # replaces graph "doc:<doc_id>"
     layer.remove_document(doc_id) -> bool; layer.remove_documents(ids) -> int
     layer.reason() -> ReasonReport                            # recomputes graph "inferred"
@@ -40,7 +40,7 @@ import pyoxigraph as ox
 
 from pyramid.layers import BuildRequest, StepReport, timed_step
 from pyramid.ontology.backends import OntologyBackend, open_store
-from pyramid.ontology.importer import ImportReport, analyse, describe
+from pyramid.ontology.importer import InstanceImportReport, analyse, describe
 from pyramid.ontology.query_worker import QueryResult
 from pyramid.ontology.rdfio import STANDARD_PREFIXES, read_rdf, text_rows
 from pyramid.ontology.reasoner import materialise
@@ -160,7 +160,7 @@ class OntologyLayer:
 
     # ------------------------------------------------------------------ instances
     def import_instances(self, path: str | Path, *, name: str | None = None,
-                         progress: Progress | None = None) -> ImportReport:
+                         progress: Progress | None = None) -> InstanceImportReport:
         """Import an instance file into graph "import:<name>" (default: the file's stem); idempotent."""
         progress = progress or NullProgress()
         start = time.perf_counter()

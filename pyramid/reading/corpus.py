@@ -1,6 +1,6 @@
 """One reading of the corpus's pages (pyramid.reading.page_reader), shared by the build's layers.
 
-    readings = read_corpus(ws, schema, embedder, docs, progress)   # doc id -> Reading
+    readings = read_corpus(ws, schema, embedder, docs, progress)   # doc id -> PageReading
 
 The parser's part (segments: fields and the values of sentences) is the slow one and depends on the
 page alone: it is cached per document in `WS/reading/segments.sqlite`, keyed by the text's hash and
@@ -20,7 +20,8 @@ from dataclasses import asdict
 from pyramid.corpus import Document
 from pyramid.embeddings import Embedder
 from pyramid.progress import NullProgress, Progress
-from pyramid.reading.page_reader import Page, PageReader, Reading, Segment
+from pyramid.reading.page import Page, PageReading, Segment
+from pyramid.reading.page_reader import PageReader
 from pyramid.sqlite import DisposableSQLite
 from pyramid.vocab import Vocab
 from pyramid.workspace import Workspace
@@ -31,7 +32,7 @@ MAX_TITLE_WORDS = 12    # a first line this short names the page when it has no 
 CACHE = "reading/segments.sqlite"
 _CREATE = "CREATE TABLE IF NOT EXISTS segments (doc_id TEXT PRIMARY KEY, key TEXT NOT NULL, page TEXT NOT NULL)"
 
-ReadingsProvider = Callable[[], dict[str, Reading]]
+ReadingsProvider = Callable[[], dict[str, PageReading]]
 
 
 def title_of(doc: Document) -> str:
@@ -84,7 +85,7 @@ class SegmentCache:
 
 
 def read_corpus(ws: Workspace, schema, embedder: Embedder, docs: Sequence[Document],
-                progress: Progress | None = None) -> dict[str, Reading]:
+                progress: Progress | None = None) -> dict[str, PageReading]:
     """Every document read against the schema: its main entity, class and facts."""
     progress = progress or NullProgress()
     titles = {d.id: title_of(d) for d in docs}
@@ -121,9 +122,9 @@ def readings_provider(ws: Workspace, schema_of: Callable[[], object | None], emb
                       docs_of: Callable[[], Sequence[Document]], progress: Progress) -> ReadingsProvider:
     """The corpus's readings, computed on the first call and kept for the next (one pass per build).
     With no schema (or no classes in it) there is nothing to read against: {}."""
-    memo: list[dict[str, Reading]] = []
+    memo: list[dict[str, PageReading]] = []
 
-    def get() -> dict[str, Reading]:
+    def get() -> dict[str, PageReading]:
         if not memo:
             schema = schema_of()
             has_classes = schema is not None and bool(getattr(schema, "classes", None))

@@ -110,3 +110,34 @@ def word_parser():
     infixes = [x for x in infixes if not re.search(r"\(\?:-", x)]
     pipe.tokenizer.infix_finditer = compile_infix_regex(infixes).finditer
     return pipe
+
+
+# -- page reading
+# words that carry a name on past where the parser cut it, between its capitalised words
+# ("Department of Building Environment and Energy Engineering", "Centre for …")
+NAME_RUN_JOINERS = frozenset({"and", "of", "&", "for"})
+# determiners that make a common noun one definite thing: "the department", "this subject"
+DEFINITE_DETERMINERS = frozenset({"the", "this", "that"})
+# lower-case words a card's name line may hold between its capitalised ones ("Faculty of Art & Design",
+# "Professor in the School of …")
+CARD_NAME_JOINERS = NAME_HEAD_PREPOSITIONS | {"&", "the", "in", "on", "at"}
+# the words a boolean value is written as
+BOOLEAN_WORDS = frozenset({"true", "false", "yes", "no"})
+
+# -- questions
+# the prepositions a past participle takes to name a relation ("graduated from", "based in"): a
+# property named so reads as a verb phrase ("X graduated from what?")
+PARTICIPLE_PREPOSITIONS = frozenset({"about", "at", "by", "for", "from", "in", "into", "of", "on", "to", "with",
+                                     "within"})
+# the function words property names are built with (has_subject_code, is_part_of): none says what a
+# property is about
+PROPERTY_NAME_FUNCTION_WORDS = frozenset({"has", "is", "of", "the", "a", "in"})
+# what may stand between a quantity cue and the noun it counts: quantifiers, the cue's own words, and
+# the particles of phrasal verbs ("count up", "add up")
+BEFORE_COUNTED_NOUN = frozenset({"all", "any", "total", "number", "count", "amount", "up", "out", "together"})
+# the prepositions that end a relation's name when it says a place or a source ("graduated from",
+# "located in")
+PLACE_PREPOSITIONS = frozenset({"from", "in", "at", "near", "within", "into", "to"})
+# what follows a noun that ends its phrase: a preposition opening what it is of, or a verb "be"
+# ("the staff count of X", "X's student tally is …")
+AFTER_A_NOUN = frozenset({"of", "for", "in", "across", "at", "within", "is", "are", "was", "were"})

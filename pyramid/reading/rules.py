@@ -222,6 +222,9 @@ def _subject(tokens: list[Token], lo: int, v: int, spans: list[Span], copula: bo
     return _text(region), "", ""
 
 
+MAX_LEAD_WORDS = 7  # words between the verb group and a name that still make it the predicate's object
+
+
 def _objects(tokens: list[Token], a: int, b: int, spans: list[Span], verb: list[Token], subj: str, prefix: str,
              k: int) -> tuple[list[RuleTriple], str]:
     """Triples of one predicate tokens[a:b] whose verb group is `verb`; returns them and the last object."""
@@ -246,60 +249,78 @@ def _objects(tokens: list[Token], a: int, b: int, spans: list[Span], verb: list[
     commas = sum(t.text == "," for t in region)
     listy = commas >= 1 and inner and inner[0].start <= a + 1 and \
         any(t.low in {"and", "or"} for t in region) and inner[0].kind != "number"
-    if inner and inner[0].start - a <= 7 and not any(t.text in {",", ";"} for t in tokens[a:inner[0].start]) and \
+    if inner and inner[0].start - a <= MAX_LEAD_WORDS and \
+            not any(t.text in {",", ";"} for t in tokens[a:inner[0].start]) and \
             not (listy and any(not t.cap and t.word and t.low not in DETERMINERS | CONJUNCTIONS
                                for t in region[inner[0].end - a:])):
-        s0 = inner[0]
-        pre = tokens[a:s0.start]
-        lows = [t.low for t in pre]
-        if "and" in lows:  # 'a professor and head of the Department' → (X, is a, professor) + (X, is head of, ...)
-            cut = lows.index("and")
-            left = _strip(pre[:cut])
-            if left:
-                art = [t for t in pre[:cut] if t.low in {"a", "an"}][:1]
-                out.append(RuleTriple(subj, _text(verb + art) if verb else rel0, _text(left), k))
-            pre = pre[cut + 1:]
-        rel = " ".join(x for x in (rel0, _text(_trim_det(pre))) if x)
-        # 'is an assistant professor in X' also says (S, is an, assistant professor)
-        if verb and verb[-1].low in COPULAS and len(pre) >= 3 and pre[0].low in {"a", "an"} and \
-                pre[-1].low in PREPOSITIONS | DETERMINERS:
-            noun = _strip([t for t in pre[1:] if t.low not in PREPOSITIONS])
-            if noun:
-                out.append(RuleTriple(subj, f"{verb[-1].text} {pre[0].text}", _text(noun), k))
-        objs, j = [s0], s0.end
-        while j < b:  # a list of names: 'the Moon, Jupiter and Saturn' (a lone ', Paris' is a place)
-            nxt = next((s for s in inner if s.start >= j), None)
-            gap = [t.low for t in tokens[j:nxt.start]] if nxt else []
-            if nxt is not None and gap and set(gap) <= {",", "and", "the", "or"} and \
-                    ("and" in gap or "or" in gap or any(x in {"and", "or"} for x in
-                                                        (t.low for t in tokens[nxt.end:b]))):
-                objs.append(nxt)
-                j = nxt.end
-                continue
-            break
-        for s in objs:
-            out.append(RuleTriple(subj, rel, s.text, k))
-        last = objs[-1].text
-        if j < b:
-            t = tokens[j]
-            nxt = next((s for s in inner if s.start > j and s.kind != "number"), None)
-            if t.low == "at" and nxt is not None and nxt.start <= j + 2:
-                out.append(RuleTriple(last, "at", nxt.text, k))        # 'Faculty of Engineering at NU'
-            elif t.text == "," and nxt is not None and nxt.start == j + 1 and nxt.end >= b:
-                out.append(RuleTriple(last, "is in", nxt.text, k))     # 'Hôtel de Ville, Paris'
-            elif nxt is not None and t.low in PREPOSITIONS - {"at"} and nxt.start - j <= 4 and \
-                    not any(x.text == "," for x in tokens[j:nxt.start]):
-                # 'received her PhD from the University of Edinburgh', 'opened in X with funding from Y'
-                # a short first object stays in the relation ('received her PhD from'); after a long
-                # name only the preposition phrase does
-                short = s0.kind != "name" or (len(objs) == 1 and s0.end - s0.start <= 2)
-                words = _trim_det(tokens[a:nxt.start] if short else tokens[j:nxt.start])
-                out.append(RuleTriple(subj, " ".join(x for x in (rel0, _text(words)) if x), nxt.text, k))
-            elif t.low == "and" and j + 1 < b and tokens[j + 1].low in PREPOSITIONS and nxt is not None:
-                out.append(RuleTriple(subj, f"{_text(verb[:-1] if verb and verb[-1].low in PREPOSITIONS else verb)} "
-                                            f"{tokens[j + 1].text}".strip(), nxt.text, k))  # '... and at X'
-        return out, last
-    # the object is the list after the verb group
+        named, last = _named_objects(tokens, a, b, inner, verb, subj, rel0, k)
+        return out + named, last
+    listed, last = _listed_objects(tokens, region, inner, subj, rel0, k)
+    return out + listed, last
+
+
+def _named_objects(tokens: list[Token], a: int, b: int, inner: list[Span], verb: list[Token], subj: str,
+                   rel0: str, k: int) -> tuple[list[RuleTriple], str]:
+    """The predicate's objects are names (the first within a few words of the verb group): each named
+    object, a list of them, and what a preposition after them says of the last one."""
+    out: list[RuleTriple] = []
+    s0 = inner[0]
+    pre = tokens[a:s0.start]
+    lows = [t.low for t in pre]
+    if "and" in lows:  # 'a professor and head of the Department' → (X, is a, professor) + (X, is head of, ...)
+        cut = lows.index("and")
+        left = _strip(pre[:cut])
+        if left:
+            art = [t for t in pre[:cut] if t.low in {"a", "an"}][:1]
+            out.append(RuleTriple(subj, _text(verb + art) if verb else rel0, _text(left), k))
+        pre = pre[cut + 1:]
+    rel = " ".join(x for x in (rel0, _text(_trim_det(pre))) if x)
+    # 'is an assistant professor in X' also says (S, is an, assistant professor)
+    if verb and verb[-1].low in COPULAS and len(pre) >= 3 and pre[0].low in {"a", "an"} and \
+            pre[-1].low in PREPOSITIONS | DETERMINERS:
+        noun = _strip([t for t in pre[1:] if t.low not in PREPOSITIONS])
+        if noun:
+            out.append(RuleTriple(subj, f"{verb[-1].text} {pre[0].text}", _text(noun), k))
+    objs, j = [s0], s0.end
+    while j < b:  # a list of names: 'the Moon, Jupiter and Saturn' (a lone ', Paris' is a place)
+        nxt = next((s for s in inner if s.start >= j), None)
+        gap = [t.low for t in tokens[j:nxt.start]] if nxt else []
+        if nxt is not None and gap and set(gap) <= {",", "and", "the", "or"} and \
+                ("and" in gap or "or" in gap or any(x in {"and", "or"} for x in
+                                                    (t.low for t in tokens[nxt.end:b]))):
+            objs.append(nxt)
+            j = nxt.end
+            continue
+        break
+    for s in objs:
+        out.append(RuleTriple(subj, rel, s.text, k))
+    last = objs[-1].text
+    if j < b:
+        t = tokens[j]
+        nxt = next((s for s in inner if s.start > j and s.kind != "number"), None)
+        if t.low == "at" and nxt is not None and nxt.start <= j + 2:
+            out.append(RuleTriple(last, "at", nxt.text, k))        # 'Faculty of Engineering at NU'
+        elif t.text == "," and nxt is not None and nxt.start == j + 1 and nxt.end >= b:
+            out.append(RuleTriple(last, "is in", nxt.text, k))     # 'Hôtel de Ville, Paris'
+        elif nxt is not None and t.low in PREPOSITIONS - {"at"} and nxt.start - j <= 4 and \
+                not any(x.text == "," for x in tokens[j:nxt.start]):
+            # 'received her PhD from the University of Edinburgh', 'opened in X with funding from Y'
+            # a short first object stays in the relation ('received her PhD from'); after a long
+            # name only the preposition phrase does
+            short = s0.kind != "name" or (len(objs) == 1 and s0.end - s0.start <= 2)
+            words = _trim_det(tokens[a:nxt.start] if short else tokens[j:nxt.start])
+            out.append(RuleTriple(subj, " ".join(x for x in (rel0, _text(words)) if x), nxt.text, k))
+        elif t.low == "and" and j + 1 < b and tokens[j + 1].low in PREPOSITIONS and nxt is not None:
+            out.append(RuleTriple(subj, f"{_text(verb[:-1] if verb and verb[-1].low in PREPOSITIONS else verb)} "
+                                        f"{tokens[j + 1].text}".strip(), nxt.text, k))  # '... and at X'
+    return out, last
+
+
+def _listed_objects(tokens: list[Token], region: list[Token], inner: list[Span], subj: str, rel0: str,
+                    k: int) -> tuple[list[RuleTriple], str]:
+    """The predicate's object is the list after the verb group: each item, a thing located in a named
+    place, a thing owned by a name."""
+    out: list[RuleTriple] = []
     items = _list_items(region)
     for it in items:
         it = _cut_at_clause(it)

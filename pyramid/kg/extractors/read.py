@@ -18,11 +18,11 @@ from pyramid.kg.extractors.base import ExtractedTriples, TripleJob
 from pyramid.kg.model import RawTriple, Sourced
 from pyramid.normalise import strip_titles
 from pyramid.plugins import Entry, Registry
-from pyramid.reading.page_reader import Reading
+from pyramid.reading.page import PageReading
 from pyramid.vocab import local_name
 
 
-def reading_triples(reading: Reading | None) -> list[RawTriple]:
+def reading_triples(reading: PageReading | None) -> list[RawTriple]:
     """A page's reading as KG triples: the relation is the schema property's name in words, its
     canonical name the property's own; the ends are typed with their classes' names."""
     if reading is None:

@@ -19,7 +19,7 @@ from pyramid.normalise import name_key, strip_titles
 from pyramid.ontology.extractors.base import MAX_SLUG, RDF_TYPE, RDFS_LABEL, ExtractReport, InstanceJob
 from pyramid.plugins import Entry, Registry
 from pyramid.reading.corpus import read_corpus
-from pyramid.reading.page_reader import Reading
+from pyramid.reading.page import PageReading
 from pyramid.workspace import atomic_write_json
 
 WRITE_BATCH = 500       # page graphs written (and switched) together
@@ -102,7 +102,7 @@ def instance_iri(namespace: str, name: str) -> str:
     return namespace + slug
 
 
-def instance_triples(reading: Reading, namespace: str) -> list[tuple[str, str, str, bool]]:
+def instance_triples(reading: PageReading, namespace: str) -> list[tuple[str, str, str, bool]]:
     """(subject, predicate, object, object is a literal) for a page's reading: the entity typed with
     its class and labelled, each thing it points to typed and labelled (so the page's graph stands
     alone when another page is removed), and its facts."""

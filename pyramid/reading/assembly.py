@@ -1,0 +1,114 @@
+"""A page's reading put together: its entity (the page's title), its class, the facts that fit the
+class (a name, title or code once, from the segment that says it best), the sentences that state no
+fact as the class's description, and the name, title and code properties from the title when the page
+states none ("COMP3423 Human Computer Interaction")."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from pyramid.normalise import fold
+from pyramid.reading.entity_class import EntityClassifier
+from pyramid.reading.linking import FactLinker
+from pyramid.reading.meaning import PropertyMeaning
+from pyramid.reading.page import Page, PageReading, ReadFact
+from pyramid.reading.terms import LABEL_LIKE, fits_class, named_iri
+from pyramid.vocab import Vocab, local_name
+
+DESCRIPTION = "description"  # what the page's free text (sentences stating no fact) is, for the schema
+MIN_DESCRIPTION_WORDS = 6  # fewer words left over are a caption or a stray phrase, no description
+DESCRIPTION_SIMILARITY = 0.5  # a property this close to the word "description" means it
+_ONE_CODE = r"[A-Za-z]{2,6}\s?\d[0-9A-Za-z]{1,6}"
+# a title that opens with codes ("COMP 5570", "FSN3405/ABCT3405", "EIE621-EIE623") and then names
+_LEADING_CODES = re.compile(rf"^((?:{_ONE_CODE})(?:\s*[/&,-]\s*{_ONE_CODE})*(?:/\w+)*(?:\s*\([^)]*\))?)"
+                            r"(?=\s|$)\s*[-–:]?\s*(.*)$")
+
+# … or ends with them in brackets ("Charting Reefs (MRN4410)")
+_TRAILING_CODES = re.compile(rf"^(.+?)\s*[(\[]\s*((?:{_ONE_CODE})(?:\s*[/&,-]\s*{_ONE_CODE})*)\s*[)\]]\s*$")
+
+
+class PageAssembler:
+    """A segmented page's reading: its class chosen, then the facts that fit it."""
+
+    def __init__(self, vocab: Vocab, meaning: PropertyMeaning, linker: FactLinker,
+                 classifier: EntityClassifier) -> None:
+        self.vocab, self.meaning, self.linker, self.classifier = vocab, meaning, linker, classifier
+
+    def link(self, page: Page) -> PageReading:
+        """The page's entity, its class and the facts the page states about it."""
+        title = page.title
+        options = [(seg, o) for seg in page.segments for o in self.linker.candidates(seg, title)]
+        cls = self.classifier.entity_class(title, [o for _, o in options])
+        # a name, title or code has one value: the segment that says it best keeps it, the others
+        # take their next reading
+        best_named: dict[str, float] = {}
+        for _, opts in options:
+            sc, f = next(((sc, f) for sc, f in opts if fits_class(self.vocab, cls, f.prop)), (0.0, None))
+            if f is not None and named_iri(self.vocab, f.prop):
+                best_named[f.prop] = max(best_named.get(f.prop, 0.0), sc)
+        chosen: list[ReadFact] = []
+        used: set[int] = set()
+        for seg, opts in options:
+            fact = next((f for sc, f in opts if fits_class(self.vocab, cls, f.prop) and
+                         (not named_iri(self.vocab, f.prop) or sc >= best_named.get(f.prop, 0.0))), None)
+            if fact is not None:
+                if named_iri(self.vocab, fact.prop):
+                    best_named[fact.prop] = float("inf")  # taken
+                chosen.append(replace(fact, subject=title))
+                used.add(seg.sentence)
+        rest = [s for n, s in enumerate(page.sentences) if n not in used]
+        chosen += self.description(title, cls, rest, chosen)
+        chosen += self.from_title(title, cls, chosen)
+        out = PageReading(title, cls, _unique(chosen))
+        for f in out.facts:
+            if f.is_object and f.value_class:
+                out.mentions.setdefault(f.value, f.value_class)
+        return out
+
+    def description(self, title: str, cls: str | None, rest: list[str], facts: list[ReadFact]) -> list[ReadFact]:
+        """The sentences that state no fact, together, for the class's property that means a
+        description — when the schema has one and the page did not fill it."""
+        text = " ".join(rest)
+        if cls is None or len(text.split()) < MIN_DESCRIPTION_WORDS:
+            return []
+        sims = self.meaning.sims(DESCRIPTION)
+        have = {f.prop for f in facts}
+        best = max(((float(sims[j]), p) for j, p in enumerate(self.meaning.props)
+                    if p.kind == "datatype" and fits_class(self.vocab, cls, p.iri) and p.domains), default=(0.0, None),
+                   key=lambda x: x[0])
+        if best[1] is None or best[0] < DESCRIPTION_SIMILARITY or best[1].iri in have:
+            return []
+        return [ReadFact(title, best[1].iri, text, False, "", DESCRIPTION)]
+
+    def from_title(self, title: str, cls: str | None, facts: list[ReadFact]) -> list[ReadFact]:
+        """The class's name / title / code properties from the title when the page states none."""
+        if cls is None:
+            return []
+        have = {f.prop for f in facts}
+        out = []
+        lead = _LEADING_CODES.match(title)
+        trail = None if lead else _TRAILING_CODES.match(title)
+        code, rest = (lead.group(1).strip(), lead.group(2).strip()) if lead else \
+            (trail.group(2).strip(), trail.group(1).strip()) if trail else ("", title)
+        for p in self.vocab.properties_of(cls, "datatype"):
+            words = local_name(p.iri).lower().replace("_", " ")
+            if p.iri in have or not LABEL_LIKE.search(words) or self.vocab.fit(cls, p.domains) < 1.0:
+                continue
+            if words.endswith("code"):
+                if code:  # "AAE3103/IC381 …": the codes as the title writes them
+                    out.append(ReadFact(title, p.iri, code, False, "", "code"))
+            else:
+                out.append(ReadFact(title, p.iri, rest or title, False, "", words))
+        return out
+
+
+def _unique(facts: list[ReadFact]) -> list[ReadFact]:
+    """Each fact once: the first one met of a property and a value."""
+    seen, out = set(), []
+    for f in facts:
+        key = (f.prop, fold(f.value))
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+    return out

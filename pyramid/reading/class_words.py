@@ -1,0 +1,62 @@
+"""Which class a name's words say: each class's own words ("Department of …" names a department), the
+word a name of the form "School of …" starts with, and the shapes a class's names may all share."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pyramid.normalise import codes_in, fold, name_key
+from pyramid.reading.english import NAME_HEAD_PREPOSITIONS
+from pyramid.reading.values import MAX_ITEM_WORDS
+from pyramid.vocab import Vocab, word_forms
+
+HEAD_AND_PREPOSITION = 2  # "School of": a name with a head word has more words than these two
+
+
+class ClassWords:
+    """Each class's words (singular), and the corpus's page titles: whether some words name a thing of
+    the schema's classes, and which class."""
+
+    def __init__(self, vocab: Vocab, titles: dict[str, str]) -> None:
+        self.vocab = vocab
+        self.titles = titles    # name key → page title, for every page of the corpus
+        self.by_class = {c.iri: {min(word_forms(w), key=len) for w in fold(c.words).split()}
+                         for c in vocab.classes}
+
+    def class_word(self, text: str) -> str | None:
+        """The most specific class whose word the text holds ("Department of …" → DEPARTMENT)."""
+        words = {min(word_forms(w), key=len) for w in fold(text).split()}
+        named = [c for c, ws in self.by_class.items() if ws and ws <= words]
+        return max(named, key=lambda c: len(self.vocab.ancestors(c))) if named else None
+
+    def only_class_words(self, text: str) -> bool:
+        """The text names a class and holds nothing but classes' words ("Department", "Faculty")."""
+        return bool(self.class_word(text)) and \
+            {min(word_forms(w), key=len) for w in fold(text).split()} <= set().union(*self.by_class.values())
+
+    def names_thing(self, text: str) -> bool:
+        """The words name a thing of the schema's classes: a class word in them, or another page's title."""
+        return bool(self.class_word(text)) or name_key(text) in self.titles
+
+
+def head_word(name: str) -> str:
+    """The word a name of the form "School of …" / "Centre for …" starts with; "" for other names."""
+    words = name_key(name).split()
+    return words[0] if len(words) > HEAD_AND_PREPOSITION and words[1] in NAME_HEAD_PREPOSITIONS - {"and"} else ""
+
+
+def relational(value: str, class_word: Callable[[str], str | None]) -> bool:
+    """"Head of the Department of X" names a role held in the department, not the department: a class
+    word only after the phrase's head and its "of" (the head of "Department of X" is "Department")."""
+    head, sep, rest = value.partition(" of ")
+    return bool(sep) and class_word(head) is None and class_word(rest) is not None
+
+
+def name_like(title: str) -> bool:
+    """A title that can be a name: short, no address in it."""
+    return len(title.split()) <= MAX_ITEM_WORDS and "://" not in title and "www." not in title
+
+
+def title_shapes(class_named: Callable[[str], str | None], cls: str) -> dict[str, Callable[[str], bool]]:
+    """Tests of a title's shape that a class's names may all pass: named with the class's word, a code."""
+    return {"class word": lambda t: class_named(t) == cls, "code": lambda t: bool(codes_in(t))}

@@ -1,0 +1,124 @@
+"""The entity's class: the one whose properties the page's facts fill most (the class a title names
+breaks a tie). What the corpus teaches weighs in: the titles of pages whose facts leave no doubt of
+their class are examples of its names (`learn_titles`), a page whose facts hesitate is settled by whose
+names its title resembles, and a class whose every name carries its class word or a code doubts a title
+without it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from pyramid.reading.class_words import name_like, title_shapes
+from pyramid.reading.lessons import SHAPE_SHARE, CorpusLessons
+from pyramid.reading.linking import FactLinker
+from pyramid.reading.meaning import CONFIDENT, PropertyMeaning
+from pyramid.reading.page import Page, ReadFact
+from pyramid.reading.terms import declared_on, is_named
+from pyramid.vocab import Vocab
+
+TITLE_MARGIN = 0.5        # a page's facts settle its class when the best class leads every other by this
+MAX_TITLE_EXAMPLES = 300  # titles kept per class as examples of its names
+MIN_TITLE_EXAMPLES = 5    # a class with fewer sure titles (or names under its labels) has none to go by
+SHAPE_PENALTY = 1.0       # a title without a shape its class's names all have (`SHAPE_SHARE`) loses a typed
+                          # fact's worth of votes for the class
+TITLE_NEIGHBOURS = 5      # a title's resemblance to a class: mean cosine to this many closest examples
+TIE = 1e-9                # votes this close to the best are a tie (float sums)
+
+
+class EntityClassifier:
+    """The class of a page's entity, from its candidate facts and its title."""
+
+    def __init__(self, vocab: Vocab, meaning: PropertyMeaning, lessons: CorpusLessons, linker: FactLinker) -> None:
+        self.vocab, self.meaning, self.lessons, self.linker = vocab, meaning, lessons, linker
+
+    def entity_class(self, title: str, options: list[list[tuple[float, ReadFact]]]) -> str | None:
+        """The class whose properties the page's values fill best: for each class, the sum over values
+        of the best score among the facts it allows (declared on the class or above it)."""
+        votes = self._fact_votes(options)
+        for c, sim in self._title_votes(title).items():
+            votes[c] += sim
+        for c in self.shape_doubts(title):
+            if c in votes:
+                votes[c] = max(0.0, votes[c] - SHAPE_PENALTY)
+        # the title is the entity's name: which class's name property has values like it
+        like = self.lessons.value_sims(title) if self.lessons.examples else np.zeros(len(self.meaning.props))
+        for j, p in enumerate(self.meaning.props):
+            if is_named(p) and like[j] >= CONFIDENT:
+                for c in votes:
+                    if declared_on(self.vocab, c, p.iri):
+                        votes[c] += float(like[j])
+        # the title names the entity's class only when it reads as a name: a sentence or an address that
+        # merely mentions a department ("X is a professor in the Department of …") does not
+        named = self.lessons.class_named(title) if name_like(title) else None
+        if named and named in votes and votes[named] > 0:   # the corpus names this page's entity with its class
+            return named
+        best = max(votes.values(), default=0.0)
+        if best == 0.0:
+            return named or None
+        top = [c for c, n in votes.items() if n >= best - TIE]
+        if named in top:
+            return named
+        return max(top, key=lambda c: len(self.vocab.ancestors(c)))  # the most specific
+
+    def learn_titles(self, pages: Iterable[Page]) -> None:
+        """What the names of each class look like: the titles of pages whose facts alone leave no doubt
+        about their class (a course code and credits; a position and research interests). A page whose
+        facts hesitate ("X is Inventor in the Department of …": works for it, or offered by it?) is
+        then settled by whose names its title resembles."""
+        by_class: dict[str, list[str]] = {}
+        for page in pages:
+            options = [o for seg in page.segments for o in self.linker.candidates(seg, page.title)]
+            ranked = sorted(self._fact_votes(options).items(), key=lambda x: -x[1])
+            if not ranked or ranked[0][1] < 1.0:
+                continue
+            best, score = ranked[0]
+            rival = max((v for c, v in ranked[1:] if not self.vocab.compatible(c, best)), default=0.0)
+            bag = by_class.setdefault(best, [])
+            if score - rival >= TITLE_MARGIN and len(bag) < MAX_TITLE_EXAMPLES:
+                bag.append(page.title)
+        self.lessons.title_examples = {c: ts for c, ts in by_class.items() if len(ts) >= MIN_TITLE_EXAMPLES}
+        # what every name of a class carries: its class word ("Department of …"), a code ("AAE1001 …");
+        # a title without it hardly names a thing of that class (`shape_doubts`). Learnt from the names
+        # fields give under a label naming the class ("Home department: …", whatever words they hold) where
+        # there are enough, else from these titles — which rest on the pages' typing, a mistyped page's
+        # title included.
+        names: dict[str, list[str]] = {c: list(ts) for c, ts in self.lessons.title_examples.items()}
+        names.update({c: sorted(ns) for c, ns in self.lessons.labelled.items() if len(ns) >= MIN_TITLE_EXAMPLES})
+        self.lessons.title_shapes = {c: {shape for shape, has in title_shapes(self.lessons.family_word(c), c).items()
+                                         if sum(map(has, ts)) >= SHAPE_SHARE * len(ts)}
+                                     for c, ts in names.items()}
+        texts = [t for ts in self.lessons.title_examples.values() for t in ts]
+        self.lessons.title_matrix = self.meaning.embedder.embed(texts, kind="document") if texts else None
+
+    def shape_doubts(self, title: str) -> list[str]:
+        """The classes whose every learnt name carries something this title lacks."""
+        return [c for c, shapes in self.lessons.title_shapes.items()
+                if any(not title_shapes(self.lessons.family_word(c), c)[shape](title) for shape in shapes)]
+
+    def _fact_votes(self, options: list[list[tuple[float, ReadFact]]]) -> dict[str, float]:
+        votes: dict[str, float] = {}
+        for c in self.vocab.classes:
+            total = weak = 0.0
+            for opts in options:
+                # a weak datatype reading (a sentence's value, a vague label) is no evidence of the class;
+                # a link to a name of no known class is weak evidence, and counts once however many there
+                # are (a page of "X was appointed <journal>" sentences is no department of twenty faculties)
+                own = [(sc, f) for sc, f in opts if declared_on(self.vocab, c.iri, f.prop)]
+                total += max((sc for sc, f in own if sc >= CONFIDENT), default=0.0)
+                weak = max([weak] + [sc for sc, f in own if f.is_object and sc < CONFIDENT])
+            votes[c.iri] = total + weak
+        return votes
+
+    def _title_votes(self, title: str) -> dict[str, float]:
+        """Per class with example titles: how much the title resembles them (mean of the closest few)."""
+        if self.lessons.title_matrix is None:
+            return {}
+        sims = self.lessons.title_matrix @ self.meaning.value_vector(title)
+        out, start = {}, 0
+        for c, ts in self.lessons.title_examples.items():
+            part = np.sort(sims[start:start + len(ts)])[-TITLE_NEIGHBOURS:]
+            out[c] = float(part.mean())
+            start += len(ts)
+        return out

@@ -1,0 +1,226 @@
+"""What the corpus teaches about its own names and values, and the state it leaves: the one object every
+reading stage consults for what was learnt.
+
+- before linking (`learn`): things named with their class ("Department: School of Design", "School of
+  …" names), the head words such names share, example values of the properties that plain labels name,
+  the properties whose plainest label holds numbers;
+- `prepare`: every context and value the linking will compare, embedded in batches;
+- after linking (`learn_linked`): values that fields gave a property once the page's class settled it.
+
+The lessons about vague labels (pyramid.reading.label_meanings) and about each class's titles
+(pyramid.reading.entity_class) are kept here too: `label_means`, `value_means`, `title_examples`,
+`title_shapes`, `title_matrix`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from functools import cached_property
+
+import numpy as np
+
+from pyramid.normalise import fold, name_key
+from pyramid.reading.class_words import ClassWords, head_word
+from pyramid.reading.meaning import PropertyMeaning
+from pyramid.reading.page import Page, PageReading, Segment
+from pyramid.reading.terms import is_named, value_fits
+from pyramid.reading.values import MAX_ITEM_WORDS, NUMBER, is_list, list_items
+from pyramid.vocab import Term, Vocab
+
+MAX_EXAMPLES = 60         # example values kept per property: enough to say what its values look like
+SHAPE_SHARE = 0.85        # a shape this share of a class's learnt names have, its names have …
+MIN_SHAPE_EXAMPLES = 5    # values under a label before their shape (numbers or not) counts
+MIN_HEAD_COUNT = 2        # names sharing a head word this often, all of one class, make it the class's word
+HEAD_SHARE = 0.8          # … all but a few: this share of the names with the head word are of that class
+CLOSEST_EXAMPLES = 3      # a value's likeness to a property: mean cosine to this many of its closest examples
+
+
+class CorpusLessons:
+    """What the corpus taught, and how to read a name or a value with it."""
+
+    def __init__(self, vocab: Vocab, meaning: PropertyMeaning, words: ClassWords) -> None:
+        self.vocab, self.meaning, self.words = vocab, meaning, words
+        self.known: dict[str, str] = {}      # name key → class, for things pages named with their class
+        self.heads: dict[str, str] = {}      # a name's head word → class ("school" → DEPARTMENT), learnt
+        self.examples: dict[str, list[str]] = {}  # datatype property → values fields gave it, learnt
+        self.title_examples: dict[str, list[str]] = {}   # class → titles of pages surely of it, learnt
+        self.title_shapes: dict[str, set[str]] = {}      # class → what all its names carry, learnt
+        self.numeric: set[str] = set()   # datatype properties whose plainest label's values are numbers, learnt
+        self.labelled: dict[str, set[str]] = {}  # class → names fields gave under a label naming it, learnt
+        self.label_means: dict[str, str] = {}  # folded vague field label → the property its values say it means, learnt
+        self.value_means: dict[tuple[str, str], str] = {}  # (vague label, item), folded → what values like it are, learnt
+        self.title_matrix: np.ndarray | None = None  # the vectors of `title_examples`, class after class
+
+    def learn(self, pages: Iterable[Page]) -> None:
+        """What the corpus says about its own names and values, before linking any page:
+        - things named with their class (a class word in the name, a field whose label names a
+          class: "Department: School of Design") — and the head words such names share ("School
+          of …" are departments here), so that a name met only in a sentence is typed too;
+        - values of fields whose label plainly means one property: examples of what that property's
+          values look like ("Professor", "Associate Professor" for a position), so that a value a
+          sentence states without a telling verb ("X is Associate Professor in …") is linked by
+          what it resembles."""
+        heads: dict[str, dict[str, set[str]]] = {}   # head word → class → the names seen
+        shapes: dict[str, dict[str, list[int]]] = {}  # property → label → [numbers, values] under it
+        for page in pages:
+            for seg in page.segments:
+                if seg.number:
+                    continue
+                items = list_items(seg.value) if is_list(seg.value) else [seg.value]
+                for item in items:
+                    by_label = self.words.class_word(seg.context) if seg.kind == "field" and \
+                        len(item.split()) <= MAX_ITEM_WORDS else None
+                    kind = self.words.class_word(item) or by_label
+                    if kind:
+                        self.known.setdefault(name_key(item), kind)
+                    if by_label:
+                        self.labelled.setdefault(by_label, set()).add(item)
+                    head = head_word(item)
+                    if by_label and head and not self.words.class_word(item):
+                        heads.setdefault(head, {}).setdefault(by_label, set()).add(name_key(item))
+                if seg.kind == "field":
+                    prop = self.meaning.confident(seg.context)
+                    if prop is not None:
+                        tally = shapes.setdefault(prop, {}).setdefault(seg.context, [0, 0])
+                        tally[0] += sum(bool(NUMBER.match(x.strip())) for x in items)
+                        tally[1] += len(items)
+                        bag = self.examples.setdefault(prop, [])
+                        for item in items:
+                            if len(bag) < MAX_EXAMPLES and item not in bag:
+                                bag.append(item)
+        self._learn_numeric(shapes)
+        for head, names in heads.items():
+            cls, seen = max(names.items(), key=lambda x: len(x[1]))
+            if len(seen) >= MIN_HEAD_COUNT and len(seen) >= HEAD_SHARE * sum(map(len, names.values())):
+                self.heads[head] = cls
+        self._forget_examples()
+
+    def _learn_numeric(self, shapes: dict[str, dict[str, list[int]]]) -> None:
+        """A property whose plainest label (the nearest in meaning, with enough values) holds numbers
+        takes numbers only: a word is not one of its values, whatever its label's meaning ("Rank:
+        Professor" is no subject's level though "rank" means level), and is dropped from its examples."""
+        index = {p.iri: j for j, p in enumerate(self.meaning.props)}
+        for prop, labels in shapes.items():
+            counted = [(float(self.meaning.sims(label)[index[prop]]), n, total) for label, (n, total) in labels.items()
+                       if total >= MIN_SHAPE_EXAMPLES]
+            if counted and (best := max(counted))[1] >= SHAPE_SHARE * best[2]:
+                self.numeric.add(prop)
+                self.examples[prop] = [v for v in self.examples.get(prop, []) if NUMBER.match(v.strip())]
+                self._forget_examples()
+
+    def prepare(self, pages: Iterable[Page]) -> None:
+        """Embed, in one batch, every value that will be compared with the examples (one at a time
+        they cost a model call each), and every label context the linking will compare with the
+        properties, a list's items under a vague label included ("Expertise: sonar imaging")."""
+        pages = list(pages)
+        self.meaning.embed_contexts(seg.context for page in pages for seg in page.segments)
+        self.meaning.embed_contexts(f"{seg.context}: {item}" for page in pages for seg in page.segments
+                                    if self.meaning.vague(seg.context)
+                                    and len(items := self.items_of(seg)) > 1 for item in items)
+        texts = []
+        for page in pages:
+            texts.append(page.title)
+            for seg in page.segments:
+                if not seg.number and (seg.kind == "prose" or self.meaning.vague(seg.context)):
+                    texts += list_items(seg.value) if is_list(seg.value) else [seg.value]
+        self.meaning.embed_values(texts)
+
+    def learn_linked(self, pages: list[Page], readings: list[PageReading]) -> bool:
+        """Values that fields gave a datatype property once the page's class settled which property
+        the label meant ("title = Assistant Professor" on a staff page is a position, though "title"
+        alone is nearer a subject's title) are examples of it too, as `learn`'s are. True when any
+        property gained one."""
+        gained = False
+        for page, reading in zip(pages, readings):
+            if reading.cls is None:
+                continue
+            fields = {seg.context: fold(seg.value) for seg in page.segments if seg.kind == "field"}
+            for f in reading.facts:
+                term = self.vocab.by_iri.get(f.prop)
+                # the field's whole value only: an item of a list under a vague label ("Expertise:
+                # a, b, c") says less about the property than the field's one value does
+                if f.is_object or term is None or term.kind != "datatype" or is_named(term) or \
+                        f.context not in fields or fold(f.value) != fields[f.context] or \
+                        self.label_means.get(fold(f.context), f.prop) != f.prop:
+                    continue
+                bag = self.examples.setdefault(f.prop, [])
+                # a value of many words is a sentence or a list left whole: as an example it would make
+                # every value sharing a word with it look like the property's
+                if len(bag) < MAX_EXAMPLES and f.value not in bag and len(f.value.split()) <= MAX_ITEM_WORDS:
+                    bag.append(f.value)
+                    gained = True
+        if gained:
+            self._forget_examples()
+        return gained
+
+    @cached_property
+    def _example_matrix(self) -> tuple[list[int], np.ndarray]:
+        """Every example value's vector, with the index of its property."""
+        owners, texts = [], []
+        for j, p in enumerate(self.meaning.props):
+            for v in self.examples.get(p.iri, []):
+                owners.append(j)
+                texts.append(v)
+        vecs = self.meaning.embedder.embed(texts, kind="document") if texts else np.zeros((0, 1))
+        return owners, vecs
+
+    @cached_property
+    def _example_rows(self) -> dict[int, np.ndarray]:
+        owners = np.asarray(self._example_matrix[0])
+        return {int(j): np.flatnonzero(owners == j) for j in set(owners.tolist())}
+
+    def value_sims(self, value: str) -> np.ndarray:
+        """Per property: how much the value resembles the property's example values (mean of the
+        three closest); 0 for a property with no examples."""
+        out = np.zeros(len(self.meaning.props))
+        owners, vecs = self._example_matrix
+        if not owners:
+            return out
+        sims = vecs @ self.meaning.value_vector(value)
+        for j, rows in self._example_rows.items():
+            out[j] = float(np.sort(sims[rows])[-CLOSEST_EXAMPLES:].mean())
+        return out
+
+    def takes(self, p: Term, value: str) -> bool:
+        """The datatype property takes the value: by its declared range, then by its examples' shape."""
+        return value_fits(p, value) and (p.iri not in self.numeric or bool(NUMBER.match(value.strip())))
+
+    def class_named(self, text: str) -> str | None:
+        """The class of the thing a name names: by a class word in it, else by what the corpus taught
+        (the name seen with its class, or its head word)."""
+        return self.words.class_word(text) or self.known.get(name_key(text)) or self.heads.get(head_word(text))
+
+    def word_of(self, text: str) -> str | None:
+        """The class a name's words say: a class word, or a head word the corpus taught ("School of …").
+        Not the names remembered with their class (`known`): a name typed by its label would then carry
+        its class "by its words" whatever they are."""
+        return self.words.class_word(text) or self.heads.get(head_word(text))
+
+    def family_word(self, cls: str) -> Callable[[str], str | None]:
+        """`word_of`, where a word of a class of the same family ("Faculty of …" for a department:
+        DEPARTMENT is a kind of FACULTY) counts as the class's own."""
+        def word(text: str) -> str | None:
+            c = self.word_of(text)
+            return cls if c is not None and self.vocab.compatible(c, cls) else c
+        return word
+
+    def things(self, value: str) -> list[str]:
+        """Two things named as one value — "School of Accounting and Finance and Department of Applied
+        Mathematics" — are two values: cut at an "and" where both sides name a thing of a class."""
+        words = value.split()
+        for i, w in enumerate(words):
+            if w.lower() == "and" and 0 < i < len(words) - 1:
+                left, right = " ".join(words[:i]), " ".join(words[i + 1:])
+                # what follows the "and" must name a thing by its own words (a class word, a learnt head
+                # word), not as a name the corpus once typed: "… of Building and Real Estate" is the tail of
+                # one name; a second thing is named in full ("… Centre and Department of …")
+                if self.class_named(left) and self.word_of(right):
+                    return [left, *self.things(right)]
+        return [value]
+
+    def items_of(self, seg: Segment) -> list[str]:
+        return list_items(seg.value) if is_list(seg.value) else self.things(seg.value)
+
+    def _forget_examples(self) -> None:
+        """The example values changed: their vectors are made again when next needed."""
+        for cached in ("_example_matrix", "_example_rows"):
+            self.__dict__.pop(cached, None)

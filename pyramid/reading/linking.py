@@ -1,0 +1,138 @@
+"""Linking a page's values to the schema by meaning, not by a list of labels: for each value, the facts
+it could state, best first. A value that names a thing (a mention with a class's word in it, another
+page's title, a named entity) goes to an object property whose range fits it (types decide; the
+context's similarity to the property's words breaks ties); any other value goes to the datatype
+property whose words are closest in meaning to its context (MiniLM), above `MIN_SIMILARITY`. Lists are
+split on ";", ",", "/" and "and" for properties that are not names, titles or codes, when every item is
+short. The entity's class (pyramid.reading.entity_class) chooses among the candidates."""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+
+from pyramid.normalise import codes_in, fold, name_key
+from pyramid.reading.class_words import ClassWords, name_like, relational
+from pyramid.reading.lessons import CorpusLessons
+from pyramid.reading.meaning import CONFIDENT, MIN_SIMILARITY, PropertyMeaning
+from pyramid.reading.page import ReadFact, Segment
+from pyramid.reading.terms import NUMERIC_RANGES, is_named
+from pyramid.reading.values import MAX_ITEM_WORDS, NUMBER
+from pyramid.vocab import Vocab, local_name
+
+OBJECT_SIMILARITY = 0.15  # an object property needs at least this much of its label's meaning too
+MIN_THING_SHARE = 0.5     # a list whose items are less than this share names of things lists plain values
+LIKENESS_WEIGHT = 0.5     # the share of what a value's likeness adds to its verb's meaning that counts
+MIN_IN_TITLE_CHARS = 2    # an item this short is inside any title by chance
+
+
+class FactLinker:
+    """A segment's values as candidate facts of the schema's properties, scored."""
+
+    def __init__(self, vocab: Vocab, meaning: PropertyMeaning, lessons: CorpusLessons, words: ClassWords) -> None:
+        self.vocab, self.meaning, self.lessons, self.words = vocab, meaning, lessons, words
+
+    def candidates(self, seg: Segment, title: str = "") -> list[list[tuple[float, ReadFact]]]:
+        """For each value of the segment (a list field: each item), the facts it could state, best
+        first: object properties whose range fits a value that names a thing (types decide; the
+        label's meaning ranks), else datatype properties by the meaning of the label (with the item,
+        for a list) — the entity's class chooses later. Names, titles and codes come from fields or
+        the page's title, never from inside a sentence."""
+        # a count said of someone else is the entity's only where its noun plainly means one of its
+        # properties ("3 credits"): "40 students" on a course page is no credit value
+        only = self.meaning.confident(seg.context) if seg.aside else None
+        if seg.aside and only is None:
+            return []
+        items = self.lessons.items_of(seg)
+        out = []
+        label = self.label_sims(seg.context) if seg.kind == "field" else self.meaning.sims(seg.context)
+        plain = float(label.max()) >= CONFIDENT
+        kinds = [self._mention_class(item, seg) if not seg.number else None for item in items]
+        if len(items) > 1 and sum(k is not None for k in kinds) < MIN_THING_SHARE * len(items):
+            # a list states one property: mostly plain values ("Expertise: metaphor, lexicon, Faculty of
+            # Humanities") make its few names of things values like the rest, not links to things
+            kinds = [None] * len(items)
+        for item, kind in zip(items, kinds):
+            # a list under a plain label: the label says what every item is; under a vague one, each
+            # item helps say it
+            context = seg.context if len(items) == 1 or plain else f"{seg.context}: {item}"
+            raw = sims = label if context == seg.context else self.meaning.sims(context)
+            if context != seg.context:  # what the label says alone still counts for each item under it
+                raw = sims = np.maximum(sims, label)
+            if not seg.number and (seg.kind == "prose" or float(sims.max()) < CONFIDENT):
+                # no label says it plainly: what the value resembles counts too — all of it when nothing
+                # but the value was said ("X is Associate Professor"), half of what it adds to a verb's
+                # meaning ("obtained Bachelor of Science" is a degree, whatever else it looks like)
+                like = self.lessons.value_sims(item)
+                sims = np.maximum(sims, like) if context == item else \
+                    sims + LIKENESS_WEIGHT * np.clip(like - sims, 0, None)
+                meant = self.lessons.value_means.get((fold(seg.context), fold(item))) if seg.kind == "field" else None
+                if meant is not None and fold(seg.context) not in self.lessons.label_means:
+                    # an item of a vague column that values like it elsewhere say plainly what it is
+                    sims = self.meaning.made_plain(sims, meant)
+            options: list[tuple[float, ReadFact]] = []
+            in_title = bool(title) and len(fold(item)) > MIN_IN_TITLE_CHARS and f" {fold(item)} " in f" {fold(title)} "
+            itself = (in_title and name_like(title)) or bool(set(codes_in(item)) & set(codes_in(title)))
+            if kind is not None and not itself:
+                # the entity itself (its code, its name or a piece of it) is no thing it links to: a
+                # parser that hangs "COMP5327 (…)" on the department before it would make it one
+                for j, p in enumerate(self.meaning.props):
+                    if p.kind != "object" or (kind and p.ranges and not self.vocab.fits(kind, p.ranges)) or \
+                            (not kind and raw[j] < OBJECT_SIMILARITY):
+                        continue
+                    rng = kind or (p.ranges[0] if p.ranges else "")
+                    # a thing of a known class: the types decide (above any datatype reading); a name of
+                    # no known class competes with the datatype readings on meaning alone
+                    score = (1.0 if kind else 0.0) + float(raw[j])
+                    options.append((score, ReadFact("", p.iri, item, True, rng, seg.context)))
+            if NUMBER.match(item.strip()) and not seg.aside:
+                # a number: a property declared numeric takes it on its type, whatever its label's meaning
+                sims = np.maximum(sims, self._numeric_floor)
+            for j, p in enumerate(self.meaning.props):
+                if only is not None and p.iri != only:
+                    continue
+                # a name, title or code comes from a field under a label that plainly says so, or one
+                # that repeats the page's title (else from the title): "Expertise: organic synthesis" is
+                # not the entity's name
+                if p.kind == "datatype" and sims[j] >= MIN_SIMILARITY and self.lessons.takes(p, item) and \
+                        not (is_named(p) and (seg.kind == "prose" or (raw[j] < CONFIDENT and not in_title))):
+                    value = seg.value if is_named(p) and len(items) > 1 else item
+                    options.append((float(sims[j]), ReadFact("", p.iri, value, False, "", seg.context)))
+            options.sort(key=lambda x: -x[0])
+            if options:
+                out.append(options)
+        return out
+
+    def label_sims(self, label: str) -> np.ndarray:
+        """`PropertyMeaning.sims` of a field's label, with the meaning its values taught
+        (`learn_label_meanings`) made plain."""
+        sims = self.meaning.sims(label)
+        prop = self.lessons.label_means.get(fold(label))
+        return sims if prop is None else self.meaning.made_plain(sims, prop)
+
+    def _mention_class(self, value: str, seg: Segment) -> str | None:
+        """The class of the thing a value names: a class word in it ("Department of …"), a name seen
+        before as a thing of a class, a field whose label names a class ("Faculty: Business"); ""
+        for a thing of no known class (another page's title, a name the parser saw); None for a
+        plain value."""
+        key = name_key(value)
+        if relational(value, self.words.class_word):
+            return None
+        named = self.lessons.class_named(value)
+        if named:
+            return named
+        if seg.kind == "field" and len(value.split()) <= MAX_ITEM_WORDS:
+            # by the label's own class word ("Faculty: Business"), not by a name the corpus once typed: a
+            # stray value "Research" under "Unit:" must not make every item under "research:" a unit
+            by_label = self.words.class_word(seg.context)
+            if by_label:
+                return by_label
+        if key in self.words.titles or seg.mention:
+            return ""
+        return None
+
+    @cached_property
+    def _numeric_floor(self) -> np.ndarray:
+        return np.array([MIN_SIMILARITY if p.kind == "datatype" and {local_name(r) for r in p.ranges} & NUMERIC_RANGES
+                         else 0.0 for p in self.meaning.props])

@@ -1,0 +1,358 @@
+"""Prose read by a dependency parser (spaCy's en_core_web_sm): in a sentence whose subject is the page's
+entity (its name, or a pronoun or "the department", "this subject" standing for it), every value the verb
+reaches — an object, the object of a preposition, a copula's complement, a number with its noun ("a level
+2 subject of 3 credits") — with the words that lead to it from the verb as its context ("obtained …
+from", "belongs to", "level"). A count whose noun may mean one of the schema's properties is kept from a
+sentence about someone else too ("Students who pass gain 3 credits"), marked as said aside."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from pyramid.normalise import codes_in, fold, name_key, strip_titles
+from pyramid.reading.english import (
+    CARDINALS,
+    DEFINITE_DETERMINERS,
+    ENTITY_PRONOUNS,
+    NAME_HEAD_PREPOSITIONS,
+    NAME_RUN_JOINERS,
+    parser,
+)
+from pyramid.reading.page import Segment
+
+_ENTITY_LABELS = {"ORG", "FAC", "GPE", "LOC", "NORP", "PERSON"}  # NER kinds that name a thing
+_VALUE_DEPS = ("dobj", "pobj", "attr", "oprd", "acomp", "appos")  # a verb reaches a value through these
+_WORD_NUMBER = re.compile(r"^([^\W\d_]{3,})-(\d+)$")  # "level-6", "year-2": a word and its number as one token
+NAME_SHARE = 0.5          # a subject holding this share of the title's name words names the page's entity
+COUNTED_WORDS_BEFORE = 2  # the nouns this close before a number ("level 3 subject") go with what it counts
+SHORT_NAME_CHARS = 3      # a one-word name this short is too likely a plain word to be stood in by "It"
+_KEPT_PUNCTUATION = "-'&()"  # marks a value keeps inside it ("Hong Kong-based", "Arts & Design", "(HK)")
+
+
+class ProseReader:
+    """What a page's sentences state about its entity: the parser's tree read from the verb down."""
+
+    def __init__(self, names_thing: Callable[[str], bool]) -> None:
+        self.names_thing = names_thing  # the words name a thing of the schema's classes (a class word, a title)
+
+    @property
+    def nlp(self):
+        """spaCy's small English pipeline (tagger, parser, NER), from its PyPI package; loaded on the
+        first page with prose."""
+        return parser()
+
+    def read(self, prose: list[str], title: str) -> tuple[list[Segment], list[str]]:
+        """The values the sentences state, and the sentences themselves (for what is left over: the
+        description). The page's name is stood in by a pronoun before parsing (`_stand_in`)."""
+        out: list[Segment] = []
+        sentences: list[str] = []
+        if prose:
+            doc = self.nlp(_stand_in(" ".join(prose), title))
+            for n, sent in enumerate(doc.sents):
+                sentences.append(sent.text.strip())
+                out += self._sentence(sent, title, n)
+        return out, sentences
+
+
+    def _about_entity(self, subject, title: str) -> bool:
+        """The sentence's subject stands for the page's entity: a pronoun ("it", "she"), the entity's
+        name, or a definite common noun phrase ("the department", "this painting") — not a phrase
+        naming someone else ("her student Ola Berg")."""
+        if subject.pos_ == "PRON":
+            return True
+        span = _span(subject)
+        if subject.head.i > subject.i:
+            # the subject's own phrase ends at its verb: an apposition the parser hangs on it from
+            # further right ("The research of X spans a; [b], c") is not part of it
+            span = span.doc[span.start:max(subject.i + 1, min(span.end, subject.head.i))]
+        words = set(fold(span.text).split()) - ENTITY_PRONOUNS
+        if not words:
+            return True
+        key = set(name_key(title).split())
+        if key and len(words & key) / len(key) >= NAME_SHARE:
+            return True
+        if codes_in(span.text) and words <= key:
+            return True  # the entity's code alone stands for it ("AAE1002 carries 3 credits")
+        determined = any(t.dep_ == "det" and t.lower_ in DEFINITE_DETERMINERS for t in span)
+        # or a thing of the entity's: "its projects", "current projects by X" (X stood in by a pronoun)
+        owned = any(c.dep_ == "poss" and c.pos_ == "PRON" or
+                    c.dep_ == "prep" and any(o.dep_ == "pobj" and o.pos_ == "PRON" for o in c.children)
+                    for c in subject.children)
+        return subject.pos_ == "NOUN" and (determined or owned) and not any(t.pos_ == "PROPN" for t in span)
+
+    def _sentence(self, sent, title: str, n: int) -> list[Segment]:
+        """What a sentence about the page's entity states: every value its verb reaches (an object, a
+        preposition's object, a copula's complement, a number with its noun), with the words that lead
+        there. Values inside a clause with a subject of its own ("… that costs account for one third")
+        are about something else."""
+        root = _lead_verb(sent) or sent.root
+        subjects = [t for t in root.children if t.dep_ in ("nsubj", "nsubjpass")]
+        if subjects and not self._about_entity(subjects[0], title):
+            return self._entity_as_object(sent, subjects[0], title, n) + _counts_aside(sent, n)
+        taken = {t.i for s in subjects for t in s.subtree if t.i < root.i}
+        # … but not the words in apposition to the entity's stand-in ("It, Senior Lecturer, teaches …")
+        taken -= {t.i for s in subjects if s.lower_ == "it" for a in s.children if a.dep_ == "appos" for t in a.subtree}
+        out: list[Segment] = []
+        listed = _semicolon_list(sent, root)
+        if listed is not None:
+            # "X spans a; b; c": one list value from the first object to the end (the parser hangs the
+            # items anywhere: objects, conjuncts of the verb, appositions of the subject)
+            context = " ".join(w.text for w in _path(listed[0], root) if w.pos_ in ("VERB", "AUX", "ADP")) or root.text
+            if subjects and _said_through(subjects[0]):
+                context = f"{subjects[0].text} {context}"
+            out.append(Segment(context, listed.text.strip(" ,."), "prose", sentence=n))
+            taken.update(t.i for t in listed)
+        # a name the parser hangs from its last word ("by the Department of X and Y Engineering": "Department"
+        # a modifier of "Engineering") is the value of that word: the objects inside it are no values of their own
+        inner = {t.i for e in sent.ents if e.label_ in _ENTITY_LABELS and e.root.dep_ in _VALUE_DEPS
+                 for t in e.root.subtree if t.i < e.root.i and t.i >= e.start}
+        objects: dict[int, str] = {}  # the verb's direct objects that are values: token → value
+        for tok in sent:
+            if (tok.i in taken and not _WORD_NUMBER.match(tok.text)) or _in_other_clause(tok, root):
+                continue
+            if (m := _WORD_NUMBER.match(tok.text)) is not None:
+                # "a level-6 subject" (in the entity's subject too: "This level-6 subject is …"): the word
+                # names what the number is
+                out.append(Segment(m.group(1), m.group(2), "prose", number=True, sentence=n))
+                taken.add(tok.i)
+                continue
+            if _cardinal(tok) is not None and tok.dep_ in ("nummod", "appos", "attr", "dobj", "pobj", "npadvmod"):
+                head = tok.head
+                if tok.dep_ == "nummod" and head.pos_ in ("NOUN", "PROPN"):
+                    context = _counted_noun(tok)
+                else:
+                    context = " ".join(w.text for w in _path(tok, root) if _cardinal(w) is None)
+                out.append(Segment(context, _cardinal(tok) or tok.text, "prose", number=True, sentence=n))
+                taken.add(tok.i)
+            elif tok.dep_ in _VALUE_DEPS and tok.pos_ in ("NOUN", "PROPN", "X") and tok.i not in inner:
+                if any(c.dep_ == "nummod" and _cardinal(c) is not None for c in tok.children):
+                    continue  # "at level 3": the number is the value, the noun its context (below)
+                span = _value_span(tok, self.names_thing)
+                if self.names_thing(span.text):
+                    span = _name_run(span)
+                if any(t.i in taken for t in span) or not span.text.strip() or \
+                        (len(span) == 1 and tok.pos_ == "NOUN" and tok.text.islower()):
+                    continue  # "a subject": a bare common noun says nothing ("a PhD", "an MBA" do)
+                taken.update(t.i for t in span)
+                value = span.text.strip(" ,.")
+                if tok.dep_ == "dobj" and tok.head == root:
+                    objects[tok.i] = value
+                if (tok.dep_ == "attr" and (tok.head == root or any(c.dep_ == "nsubj" and _stands_for_entity(c)
+                                                                     for c in tok.head.children))) or \
+                        (tok.dep_ == "appos" and tok.head.lower_ == "it"):
+                    # "X is Chairperson", "X, Chairperson, …" (X stood in by "It"): what the entity is —
+                    # its role, its kind
+                    context = value
+                elif (of := _object_of_prep(tok, root, objects)) is not None:
+                    # "obtained a PhD from Lund University": what the verb reached is the PhD; the place is
+                    # where the PhD is from, said of it ("PhD from"), not of the verb ("obtained from")
+                    context = f"{objects[of]} {tok.head.text}"
+                else:
+                    context = " ".join(w.text for w in _path(tok, root) if w.pos_ in ("VERB", "AUX", "ADP")) or \
+                        " ".join(w.text for w in _path(tok, root))
+                    if subjects and _said_through(subjects[0]):
+                        # "The research of X spans …": the noun the entity is said through is what is stated
+                        context = f"{subjects[0].text} {context}"
+                mention = any(e.start <= tok.i < e.end and e.label_ in _ENTITY_LABELS for e in sent.ents)
+                out.append(Segment(context, value, "prose", mention=mention, sentence=n))
+        return out + _counts_aside(sent, n, lambda tok: tok.i not in taken and _in_other_clause(tok, root))
+
+    def _entity_as_object(self, sent, subject, title: str, n: int) -> list[Segment]:
+        """"The Department of X runs MRN4410": a named thing does something to the page's entity, which
+        is the object. The thing is a value of the entity through the verb read backwards ("runs by",
+        as "is run by"); which property, the types decide (what the entity's class can point to)."""
+        root = sent.root
+        objects = [t for t in root.children if t.dep_ in ("dobj", "attr")]
+        span = _span(subject)
+        if not objects or not self.names_thing(span.text) or not self._about_entity(objects[0], title):
+            return []
+        words = [t for t in _name_run(span) if not (t.dep_ == "det" and t.i == span.start)]
+        value = span.doc[words[0].i:words[-1].i + 1].text.strip(" ,.") if words else ""
+        return [Segment(f"{root.text} by", value, "prose", mention=True, sentence=n)] if value else []
+
+
+def _object_of_prep(tok, root, objects: dict[int, str]) -> int | None:
+    """The direct object (a value already read) a preposition's object is said of: the preposition hangs
+    from that object, or from the verb beside it ("obtained [a PhD] [from X]")."""
+    prep = tok.head
+    if tok.dep_ != "pobj" or prep.dep_ != "prep":
+        return None
+    if prep.head.i in objects:
+        return prep.head.i
+    if prep.head == root:
+        return next((c.i for c in root.children if c.i in objects and c.i < prep.i), None)
+    return None
+
+
+def _span(tok):
+    return tok.doc[min(t.i for t in tok.subtree):max(t.i for t in tok.subtree) + 1]
+
+
+def _value_span(tok, names_thing):
+    """The value a token heads: its subtree without what leads on to other values — a preposition
+    phrase naming a thing ("Chairperson [in the Department of …]", "PhD in Accounting [from Lingnan
+    University]"), a clause ("a subject [offered by …]"), a number with the words it counts — and
+    without determiners."""
+    cut = []
+    for a in tok.children:
+        if a.dep_ in ("acl", "relcl") or (a.dep_ == "nummod" and _cardinal(a) is not None):
+            cut.append(a)
+            cut += [w for w in tok.children
+                    if w.dep_ in ("nmod", "compound") and a.i - COUNTED_WORDS_BEFORE <= w.i < a.i]
+        elif a.dep_ == "prep" and not (tok.text[:1].isupper() and a.lower_ in NAME_HEAD_PREPOSITIONS):
+            objs = [w for w in a.children if w.dep_ == "pobj"]
+            if any(names_thing(_span(o).text) or o.pos_ == "PROPN" for o in objs) or \
+                    any(_cardinal(w) is not None for w in a.subtree):
+                cut.append(a)
+    # deeper down too: "Director of … Programme [in the School of …]", "the Department of X[, where they …]"
+    cut += [t for t in tok.subtree if t.dep_ == "prep" and t.i != tok.i and t.lower_ not in NAME_HEAD_PREPOSITIONS and
+            any(names_thing(_span(o).text) for o in t.children if o.dep_ == "pobj")]
+    cut += [t for t in tok.subtree if t.dep_ == "relcl" and t.i != tok.i]
+    cut_ids = {w.i for a in cut for w in a.subtree}
+    keep = [t for t in tok.subtree if t.i not in cut_ids]
+    keep = [t for t in keep if t.dep_ not in ("det", "punct") or t.text in _KEPT_PUNCTUATION]
+    if not keep:
+        return tok.doc[tok.i:tok.i + 1]
+    return tok.doc[min(t.i for t in keep):max(t.i for t in keep) + 1]
+
+
+def _stand_in(text: str, title: str) -> str:
+    """The page's own name replaced by "It" before parsing: names with commas, initials or characters
+    the parser has never seen ("Cheung Kwong-chak, Gary is …") break its sentences; a pronoun never does,
+    and a sentence whose subject is a pronoun is about the page's entity."""
+    variants = sorted({v for v in (title.strip(), strip_titles(title))
+                       if len(v.split()) >= 2 or len(v) > SHORT_NAME_CHARS},
+                      key=len, reverse=True)
+    for v in variants:
+        pattern = rf"(?i)(?<![\w-])(?:the\s+)?{re.escape(v)}(?![\w-])('s)?"
+        text = re.sub(pattern, lambda m: "Its" if m.group(1) else "It", text)
+    return text
+
+
+def _said_through(subject) -> bool:
+    """A common noun the entity is said through: "the research of X", "projects by X", "her projects"."""
+    return subject.pos_ == "NOUN" and any(c.dep_ in ("prep", "poss") for c in subject.children)
+
+
+def _name_run(span):
+    """A name cut short by the parse ("Department of Building Environment and [Energy Engineering]"):
+    extended over the capitalised words that follow it, and over "and", "of", "&" between them."""
+    doc, end = span.doc, span.end
+    while end < len(doc) and doc[end].is_sent_start is not True:
+        word = doc[end]
+        if word.text[:1].isupper() and word.is_alpha:
+            end += 1
+        elif word.lower_ in NAME_RUN_JOINERS and end + 1 < len(doc) and doc[end + 1].text[:1].isupper() \
+                and doc[end + 1].is_alpha and doc[end + 1].pos_ != "AUX":
+            end += 2
+        else:
+            break
+    return doc[span.start:end]
+
+
+def _cardinal(tok) -> str | None:
+    """A counted number's digits ("3", "three" → "3"); None for anything else, ordinals, fractions
+    ("one third") and list markers ("1)", "(2)") included."""
+    after = tok.doc[tok.i + 1].text if tok.i + 1 < len(tok.doc) else ""
+    if after == ")" or (after == "." and (tok.is_sent_start or tok.i == 0)):
+        return None  # "1)", and "2." opening a line; "at level 3." ends a sentence
+    if any(c.dep_ == "prep" and c.lower_ == "of" for c in tok.children):
+        return None  # a part of a set, not a count: "one of the units", "two of its subjects"
+    if tok.text.isdigit():
+        return tok.text
+    word = CARDINALS.get(tok.lower_)
+    if word is not None and not (tok.head.i != tok.i and tok.head.like_num and tok.head.i > tok.i):
+        return word
+    return None
+
+
+def _counts_aside(sent, n: int, where: Callable[[object], bool] = lambda tok: True) -> list[Segment]:
+    """The counts of a sentence (or of its clauses `where` says) about someone else, each with its noun
+    ("Students who pass gain 3 credits": "credits", 3) — the entity's when the noun plainly means one
+    of its properties."""
+    return [Segment(_counted_noun(tok), _cardinal(tok) or tok.text, "prose", number=True, sentence=n, aside=True)
+            for tok in sent if tok.dep_ == "nummod" and tok.head.pos_ == "NOUN" and _cardinal(tok) is not None
+            and where(tok)]
+
+
+def _lead_verb(sent):
+    """In a sentence that lists values with semicolons, the verb before the first semicolon that has a
+    subject: the parser may root such a sentence at a verb inside an item ("… spans a; b ameliorates
+    c; d"), which would hide the clause that states the list. None for other sentences."""
+    semis = [t.i for t in sent if t.text == ";"]
+    if not semis:
+        return None
+    return next((t for t in sent if t.i < semis[0] and t.pos_ in ("VERB", "AUX")
+                 and any(c.dep_ in ("nsubj", "nsubjpass") for c in t.children)), None)
+
+
+def _semicolon_list(sent, root):
+    """The span of a list of values after the verb, its items separated by semicolons (the first
+    object's left edge to the sentence's end); None when the sentence has no such list."""
+    if not any(t.text == ";" and t.i > root.i for t in sent):
+        return None
+    first = next((t for t in sent if t.i > root.i and t.dep_ in ("dobj", "attr", "oprd", "pobj")
+                  and t.pos_ in ("NOUN", "PROPN", "X")), None)
+    if first is None:
+        return None
+    start = min(t.i for t in first.subtree if t.dep_ not in ("det", "punct")) if len(list(first.subtree)) else first.i
+    end = sent.end
+    while end > start and sent.doc[end - 1].is_punct:
+        end -= 1
+    span = sent.doc[start:end]
+    return span if ";" in span.text else None
+
+
+def _counted_noun(tok) -> str:
+    """"a level 3 subject of 3 credits": the noun a number counts, with the words just before the number."""
+    before = [w for w in tok.head.children if w.dep_ in ("nmod", "compound", "amod") and w.i < tok.i]
+    return " ".join(w.text for w in before + [tok.head])
+
+
+def _stands_for_entity(subject) -> bool:
+    """A personal pronoun (or the stand-in for the entity's name): on a page about one thing, it."""
+    return subject.pos_ == "PRON" and subject.lower_ in ENTITY_PRONOUNS
+
+
+def _in_other_clause(tok, root) -> bool:
+    """Between the value and the sentence's verb is a clause with a subject of its own — unless that
+    subject is a pronoun for the entity ("…, where they are Professor") or a relative pronoun standing
+    for what the entity is said to be ("X is one of the units that make up Y": X makes up Y; "X is a
+    chemist who works at Y")."""
+    t = tok.head
+    while t.i != root.i and t.head.i != t.i:
+        if t.pos_ in ("VERB", "AUX") and any(c.dep_ in ("nsubj", "nsubjpass") and not _stands_for_entity(c)
+                                             for c in t.children) and not _says_of_complement(t, root):
+            return True
+        t = t.head
+    return False
+
+
+def _says_of_complement(clause, root) -> bool:
+    """A relative clause ("that make up Y") whose subject is its relative pronoun and whose noun is the
+    complement of the sentence's copula ("is one of the units", "is a chemist"), or inside it."""
+    subject = next((c for c in clause.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if clause.dep_ != "relcl" or subject is None or subject.tag_ not in ("WDT", "WP"):
+        return False
+    if root.lemma_ != "be" and root.pos_ != "AUX":
+        return False
+    t = clause.head
+    while t.i != root.i and t.head.i != t.i:
+        if t.dep_ == "attr" and t.head.i == root.i:
+            return True
+        t = t.head
+    return False
+
+
+def _path(tok, root) -> list:
+    """The words from the verb down to a value: prepositions, verbs and the nouns passed through."""
+    words = []
+    t = tok.head
+    while t is not None and t != tok:
+        if t.dep_ in ("prep", "agent") or t.pos_ in ("VERB", "AUX", "NOUN", "PROPN", "ADP"):
+            words.append(t)
+        if t == root or t.head == t:
+            break
+        t = t.head
+    return sorted(words, key=lambda w: w.i)

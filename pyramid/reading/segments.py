@@ -1,0 +1,273 @@
+"""A page's lines cut into segments: fields ("Label: value", "Label | value", "Label — value", "Label =
+value", label, tab, value; a label line over bullets, over its value, or heading a table's one row; a
+short question over the lines that answer it), the lines of a card, a breadcrumb, and prose, whose
+sentences the prose reader (pyramid.reading.prose) reads. " // " parts a line as a line break would; a
+sentence that opens with "Label: …" is a field too."""
+
+from __future__ import annotations
+
+import re
+
+from pyramid.normalise import STOPWORDS, fold, name_key, strip_titles
+from pyramid.reading.class_words import ClassWords
+from pyramid.reading.english import CARD_NAME_JOINERS
+from pyramid.reading.meaning import CONFIDENT, MIN_SIMILARITY, PropertyMeaning
+from pyramid.reading.page import Segment
+from pyramid.reading.prose import ProseReader
+from pyramid.reading.values import MAX_ITEM_WORDS, NUMBER, short_items
+
+MAX_LABEL_WORDS = 5       # a field's label is a short phrase: a longer one is a sentence's start
+# a label and its value: "Label: v", "Label | v", "Label — v", "Label = v", "Label<TAB>v" (a table's row
+# as text copied from a page)
+_FIELD = re.compile(r"^\s*(?:[-•*·]\s*)?([^:|—–=\t\n]{1,60}?)[^\S\t]*(?::|：|\s\|\s|\s[—–]\s|\s=\s|\t+)\s*(.*)$")
+# " // " splits a line into parts as a line break would ("X // Rank: … // Unit: …"); a URL's "//" has no spaces
+_PART_BREAK = re.compile(r"\s+//\s+")
+_COUNTED = re.compile(r"^(?:[^\W\d_]+\s+\d+(?:\.\d+)?|\d+(?:\.\d+)?\s+[^\W\d_]+)$")  # "Level 2", "3 credits"
+_EMPHASIS = re.compile(r"\*\*|__|`")  # Markdown's bold and code marks: "**Position:** Professor"
+MIN_PIPE_PARTS = 3  # "a | b | c" on a line that is no table row: parts, as lines; "Label | value" is a field
+# "Label - value" (a spaced hyphen), tried when no other separator parts the line
+_DASH_FIELD = re.compile(r"^\s*(?:[-•*·]\s+)?([^:|—–=\t\n\d]{1,60}?)\s+-\s+(\S.*)$")
+# a question over the line that answers it ("What is X's role?" / "Professor"): an FAQ's label
+MAX_QUESTION_WORDS = 12
+_QUESTION_VALUE_WORDS = 40  # an answer's line longer than this is a sentence, unless it lists short items
+_FIELD_AFTER_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z][\w ]{0,40}:\s)")
+# "Code: X, Title: Y, Credits: 3": several fields on one line, each label a short phrase before ":"
+_FIELD_AFTER_FIELD = re.compile(r",\s+(?=[A-Za-z][\w ]{0,40}:\s)")
+MIN_INLINE_FIELDS = 3     # fewer is more likely a list whose item holds a colon ("Finance: Pricing")
+_BULLET = re.compile(r"^\s*[-•*·]\s+(.+)$")
+_CRUMB = re.compile(r"\s+[>›»]\s+")
+_CARD_WORD = re.compile(r"[^\W\d_][\w'’.-]*|\d\w*")
+MIN_CRUMBS = 3            # a trail of fewer crumbs ("Art > Design") may be a phrase, not where the page sits
+MIN_BARE_LABELS = 2       # bare label lines over their values: fewer in a run may be a card's line
+MIN_CARD_LINES = 2        # name lines in a row that make a card (a heading alone is no card)
+SHORT_TITLE_CHARS = 3     # a page name this short opens many lines by chance: no sign the line is about it
+SENTENCE_START_WORDS = 2  # a "label" longer than this holding the page's name starts a sentence about it
+
+
+class PageSegmenter:
+    """A page's lines as fields and prose values; a line's label is read with the schema's words
+    (a label alone on its line plainly means a property, or is a class's word)."""
+
+    def __init__(self, meaning: PropertyMeaning, words: ClassWords, prose: ProseReader) -> None:
+        self.meaning, self.words, self.prose = meaning, words, prose
+
+    def segments(self, title: str, text: str) -> tuple[list[Segment], list[str]]:
+        """The page's fields and the values its sentences state, with its sentences (for what is
+        left over: the description)."""
+        out: list[Segment] = []
+        prose: list[str] = []
+        lines = [part.rstrip() for ln in text.splitlines() for part in _parts(_EMPHASIS.sub("", ln))]
+        below = self._labels_above_values(lines, title)
+        card = _card_block(lines) - set(below) - set(below.values())
+        i = 0
+        while i < len(lines):
+            line = lines[i].strip()
+            i += 1
+            if not line or set(line) <= set("|-: "):
+                continue
+            if i - 1 in below:  # a label on its own line, its value on the next
+                out.append(Segment(line.rstrip(":："), lines[below[i - 1]].strip(), "field"))
+                i = below[i - 1] + 1
+                continue
+            if i - 1 in card and not (_DASH_FIELD.match(line) and self.field_of(line, title)):
+                # a line of a card ("Dr Ann Lee / Associate Professor / School of Design"): a value on
+                # its own, said as what the entity is — never run together with the next line as prose
+                if _COUNTED.match(line):  # "Level 2", "3 credits": a number and its noun, read as a sentence
+                    prose.append(line + ".")
+                elif fold(line) != fold(title) and strip_titles(line) != strip_titles(title):
+                    out.append(Segment(line, line, "prose"))
+                continue
+            cells = [c.strip() for c in line.strip("|").split("|")] if line.startswith("|") else []
+            if cells and i < len(lines) and lines[i].strip().startswith("|") and set(lines[i].strip()) <= set("|-: "):
+                row = _one_row_below(cells, lines, i + 1)
+                if row is not None and all(_label_like(c) for c in cells):
+                    # a record laid out across: the header row's cells label the one row below it
+                    out += [Segment(label, value, "field") for label, value in zip(cells, row) if value]
+                    i += 2
+                continue  # a table's header row (the rule line follows it): names the columns, states nothing
+            if (answer := _answer_below(line, lines, i)) is not None:
+                out.append(Segment(_question_label(line, title), answer[0], "field"))
+                i = answer[1]
+                continue
+            field_ = self.field_of(line, title)
+            if field_ is None and i < len(lines) and _BULLET.match(lines[i]) and _label_like(line) \
+                    and not _FIELD.match(line) and not fold(line).startswith(fold(title)):
+                field_ = (line.rstrip(":："), "")  # a label alone on its line ("Expertise"), bullets below
+            if len(cells) == 2 and _label_like(cells[0]):
+                out.append(Segment(cells[0], cells[1], "field"))
+            elif field_ is not None and len(pieces := self._fields_in(line, title)) > 1:
+                out += [Segment(label, value, "field") for label, value in pieces]
+            elif field_ is not None:
+                label, value = field_
+                if not value:  # a label line, its values on the bullet lines below
+                    items = []
+                    while i < len(lines) and _BULLET.match(lines[i]):
+                        items.append(_BULLET.match(lines[i]).group(1).strip())  # type: ignore[union-attr]
+                        i += 1
+                    value = "; ".join(items)
+                if value:
+                    out.append(Segment(label, value, "field"))
+            elif fold(line) == fold(title):
+                continue  # the page's name as a heading: states nothing, and would run into the next sentence
+            elif len(crumbs := _CRUMB.split(line)) >= MIN_CRUMBS and fold(crumbs[-1]) == fold(title):
+                # a breadcrumb trail ("Home > Faculty of X > Department of Y"): the page sits under the crumb
+                # before its own
+                out.append(Segment("part of", crumbs[-2].strip(), "prose", mention=True))
+            else:
+                # "… a sentence. Research interests: a, b, c." — a field may follow sentences on a line
+                for piece in _FIELD_AFTER_SENTENCE.split(line):
+                    f = self.field_of(piece, title)
+                    if f is not None and f[1]:
+                        out.append(Segment(f[0], f[1].rstrip("."), "field"))
+                    else:
+                        prose.append(piece)
+        stated, sentences = self.prose.read(prose, title)
+        out += stated
+        return out, sentences
+
+    def _labels_above_values(self, lines: list[str], title: str) -> dict[int, int]:
+        """{label line: value line} for labels written on a line of their own over their value (a
+        definition list or a two-column table flattened to text: "Position" / "Professor" / "Unit" / …).
+        A label line ends with a colon, or plainly means a property, or is a class's word alone; bare
+        ones count only two or more in a run of lines, alternating with their values, since a card's
+        single line ("Associate Professor") can look like a label too."""
+        pairs: dict[int, int] = {}
+        run: dict[int, int] = {}
+        i = 0
+        while i <= len(lines):
+            line = lines[i].strip() if i < len(lines) else ""
+            nxt = lines[i + 1].strip() if i + 1 < len(lines) else ""
+            if line and nxt and self._label_line(line, title) and not self._label_line(nxt, title) \
+                    and not _BULLET.match(nxt) and not _FIELD.match(nxt) and not nxt.endswith("?"):
+                run[i] = i + 1
+                i += 2
+                continue
+            if not line or i == len(lines) or i - 1 not in run.values():
+                # a blank line, or a second line in a row that starts no pair, ends the run: keep its
+                # pairs if there are two, or the labels that say they are labels (a colon)
+                pairs.update({k: v for k, v in run.items()
+                              if len(run) >= MIN_BARE_LABELS or lines[k].strip().endswith((":", "："))})
+                run = {}
+            i += 1
+        return pairs
+
+    def _label_line(self, line: str, title: str) -> bool:
+        bare = line.rstrip(":：").strip()
+        if not _label_like(bare) or fold(bare) == fold(title) or NUMBER.match(bare) or \
+                ((m := _FIELD.match(line)) and m.group(2).strip()) or _DASH_FIELD.match(line):
+            return False  # a field already ("Name: X"): a label and its value on one line
+        if line.endswith((":", "：")):
+            return True
+        return self.words.only_class_words(bare) or \
+            (not self.words.names_thing(bare) and float(self.meaning.sims(bare).max()) >= CONFIDENT)
+
+    def _fields_in(self, line: str, title: str) -> list[tuple[str, str]]:
+        """The fields of a line that holds several ("Code: X, Title: Y, Level: 2"), when every piece
+        between the commas is a field with a value and none is a ";" list; else none."""
+        if ";" in line:
+            return []
+        pieces = [self.field_of(piece, title) for piece in _FIELD_AFTER_FIELD.split(line)]
+        ok = len(pieces) >= MIN_INLINE_FIELDS and all(f is not None and f[1] for f in pieces)
+        return [f for f in pieces if f] if ok else []
+
+    def field_of(self, line: str, title: str) -> tuple[str, str] | None:
+        """(label, value) when the line is one field; else None."""
+        if fold(line).startswith(fold(title)) and len(fold(title)) > SHORT_TITLE_CHARS:
+            return None  # the line opens with the page's name ("AF3S01 Service-Learning: Financial …")
+        m = _FIELD.match(line)
+        if m and _label_like(m.group(1)) and not _sentence_start(m.group(1), title):
+            return m.group(1).strip(), m.group(2).strip()
+        # "Position - Professor": a spaced hyphen parts a label from its value when the left side reads as a
+        # label (no digits, near some property's meaning) — "Hong Kong - China" or "AAE1001 - …" are not fields
+        m = _DASH_FIELD.match(line)
+        if m and _label_like(m.group(1)) and not _sentence_start(m.group(1), title) and \
+                float(self.meaning.sims(m.group(1)).max()) >= MIN_SIMILARITY:
+            return m.group(1).strip(), m.group(2).strip()
+        return None
+
+
+def _parts(line: str) -> list[str]:
+    """A line's parts, each read as a line: " // " parts a line; so does " | " when it parts three or
+    more pieces on a line that is not a table's row."""
+    out = []
+    for part in _PART_BREAK.split(line):
+        pieces = part.split(" | ")
+        if len(pieces) >= MIN_PIPE_PARTS and not part.lstrip().startswith("|"):
+            out += [p.strip() for p in pieces]
+        else:
+            out.append(part)
+    return out
+
+
+def _one_row_below(header: list[str], lines: list[str], i: int) -> list[str] | None:
+    """The cells of the table's only row, at line i, when the table has at least `MIN_PIPE_PARTS`
+    columns (two columns are label and value, row by row) and that row has as many cells."""
+    if len(header) < MIN_PIPE_PARTS or i >= len(lines) or not lines[i].strip().startswith("|") or \
+            (i + 1 < len(lines) and lines[i + 1].strip().startswith("|")):
+        return None
+    row = [c.strip() for c in lines[i].strip().strip("|").split("|")]
+    return row if len(row) == len(header) else None
+
+
+def _answer_below(line: str, lines: list[str], i: int) -> tuple[str, int] | None:
+    """(the answer, the index after it) when `line` is a short question and the lines from `i` up to
+    the next question or blank line answer it with values, not sentences; else None."""
+    if not line.endswith("?") or len(line.split()) > MAX_QUESTION_WORDS:
+        return None
+    values = []
+    while i < len(lines) and lines[i].strip() and not lines[i].strip().endswith("?"):
+        values.append(lines[i].strip())
+        i += 1
+    # a long line is a sentence unless it is a list of mostly short items ("a · b · c …" runs long)
+    if not values or any(v.endswith(".") or (len(v.split()) > _QUESTION_VALUE_WORDS and not short_items(v))
+                         for v in values):
+        return None
+    items = [m.group(1).strip() if (m := _BULLET.match(v)) else v for v in values]
+    return "; ".join(items), i
+
+
+def _question_label(question: str, title: str) -> str:
+    """What a question asks, as a label: the page's name and a possessive taken out ("What is Dr X's
+    role?" → "What is role")."""
+    text = question.rstrip("?").strip()
+    if title:
+        text = re.sub(re.escape(title) + r"(?:['’]s)?", " ", text, flags=re.IGNORECASE)
+    return " ".join(text.split()) or question
+
+
+def _label_like(text: str) -> bool:
+    words = text.split()
+    return 0 < len(words) <= MAX_LABEL_WORDS and not text.rstrip().endswith((".", "?", "!")) and \
+        any(ch.isalpha() for ch in text)
+
+
+def _sentence_start(label: str, title: str) -> bool:
+    """'Dr X is …' wrongly split at a colon later in the line: the 'label' is the start of a sentence
+    about the entity (its name), not a field name."""
+    return bool(set(name_key(label).split()) & set(name_key(title).split()) - STOPWORDS) and \
+        len(label.split()) > SENTENCE_START_WORDS
+
+
+def _card_line(line: str) -> bool:
+    """A short line that only names something: every word capitalised (or a word that joins a name),
+    no field, no list mark, no sentence's end."""
+    line = line.strip()
+    if not line or line[-1] in ".!?:;" or _FIELD.match(line) or _BULLET.match(line) or "|" in line:
+        return False
+    words = _CARD_WORD.findall(line)
+    return bool(words) and len(line.split()) <= MAX_ITEM_WORDS and \
+        all(w[0].isupper() or w[0].isdigit() or w.lower() in CARD_NAME_JOINERS for w in words)
+
+
+def _card_block(lines: list[str]) -> set[int]:
+    """The lines of cards: two or more name lines in a row (a heading alone is no card)."""
+    out: set[int] = set()
+    run: list[int] = []
+    for n, line in enumerate([*lines, ""]):
+        if line.strip() and _card_line(line):
+            run.append(n)
+            continue
+        if len(run) >= MIN_CARD_LINES:
+            out.update(run)
+        run = []
+    return out

@@ -1,0 +1,58 @@
+"""What the schema's properties take and where they apply: a datatype property's declared range, a
+name-like property (a name, title, code or label), a property's fit to a class by its domains."""
+
+from __future__ import annotations
+
+import re
+
+from pyramid.reading.english import BOOLEAN_WORDS
+from pyramid.reading.values import NUMBER
+from pyramid.vocab import Term, Vocab, local_name
+
+LABEL_LIKE = re.compile(r"(^|[_\s])(name|title|code|label)$")
+NUMERIC_RANGES = {"integer", "int", "decimal", "double", "float", "nonNegativeInteger", "positiveInteger", "long",
+                  "short", "gYear"}
+_ADDRESS_STARTS = ("http://", "https://", "www.")  # how a value for an anyURI range begins
+SUPERCLASS_FIT = 0.5      # Vocab.fit of a domain above the class (some of its things may have it): no fit
+
+
+def value_fits(p: Term, value: str) -> bool:
+    """A datatype property's declared range takes the value: a number for numeric ranges and years, a
+    boolean word for booleans, an address for URIs; any text for strings and undeclared ranges."""
+    ranges = {local_name(r) for r in p.ranges}
+    value = value.strip()
+    if ranges & NUMERIC_RANGES:
+        return bool(NUMBER.match(value))
+    if "boolean" in ranges:
+        return value.lower() in BOOLEAN_WORDS
+    if "anyURI" in ranges:
+        return value.lower().startswith(_ADDRESS_STARTS)
+    return True
+
+
+def is_named(p: Term) -> bool:
+    """A name, title, code or label property: its value is never a list."""
+    return bool(LABEL_LIKE.search(local_name(p.iri).lower().replace("_", " ")))
+
+
+def named_iri(vocab: Vocab, prop: str) -> bool:
+    p = vocab.by_iri.get(prop)
+    return p is not None and is_named(p)
+
+
+def plain_value(vocab: Vocab, prop: str) -> bool:
+    """A datatype property that is neither a name nor a code: what a vague label may come to mean."""
+    term = vocab.by_iri.get(prop)
+    return term is not None and term.kind == "datatype" and not is_named(term)
+
+
+def fits_class(vocab: Vocab, cls: str | None, prop: str) -> bool:
+    """The property may be said of a thing of the class (no class yet: any property may)."""
+    p = vocab.by_iri.get(prop)
+    return p is not None and (cls is None or not p.domains or vocab.fit(cls, p.domains) > SUPERCLASS_FIT)
+
+
+def declared_on(vocab: Vocab, cls: str, prop: str) -> bool:
+    """The property's domain is the class or above it: every thing of the class may have it."""
+    p = vocab.by_iri[prop]
+    return bool(p.domains) and vocab.fit(cls, p.domains) == 1.0

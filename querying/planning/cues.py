@@ -1,0 +1,125 @@
+"""The question's cues: what its grammar says it asks for, read with English's closed classes (how
+many, the most, more than, who, where, an auxiliary opening a yes/no question), never with a question
+set's wording. The patterns, the functions that read them, and `QuestionCues`, what scoring needs."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pyramid.normalise import STOPWORDS
+from pyramid.reading.english import AFTER_A_NOUN, AUXILIARIES, BEFORE_COUNTED_NOUN, PLACE_PREPOSITIONS
+from querying.planning.records import PLACEHOLDERS, Anchor
+from querying.planning.wording import forms, masked
+
+
+def _one_of(words) -> str:
+    """An alternation of whole words, in a fixed order (each use ends in a word boundary or the end,
+    so the order never changes what matches)."""
+    return "(?:" + "|".join(sorted(words)) + ")"
+
+
+QUANTITY = re.compile(r"\b(how\s+many|how\s+much|number\s+of|count|counts|counting|total|amount\s+of|tally|"
+                      r"head\s?counts?)\b",
+                      re.IGNORECASE)
+# the superlatives of quantity (English's closed set): "the most departments", "the fewest staff"
+SUPERLATIVE = re.compile(r"\b(most|fewest|least|(?:largest|greatest|highest|biggest|smallest|lowest)\s+number\s+of)\b",
+                         re.IGNORECASE)
+FEWEST = re.compile(r"fewest|least|fewer|less|(?:smallest|lowest)\s+number\s+of", re.IGNORECASE)
+# English's auxiliary verbs (a closed class): a question opening with one is a yes/no question
+AUXILIARY = _one_of(AUXILIARIES)
+POLAR = re.compile(rf"\s*{AUXILIARY}\b", re.IGNORECASE)
+COMPARATIVE = re.compile(r"\b(more|fewer|less)\b", re.IGNORECASE)
+THRESHOLD = re.compile(r"\b(more\s+than|fewer\s+than|less\s+than|at\s+least|at\s+most|over|under)\s+(\d+)\b",
+                       re.IGNORECASE)
+# a threshold's words → its comparison; the rest ("fewer than", "less than", "under") are "lt"
+THRESHOLD_OPS = {"more than": "gt", "over": "gt", "at least": "ge", "at most": "le"}
+THRESHOLD_REACH = 16      # characters before a number within which its threshold's words begin ("at least 3")
+COUNTED_WORDS = 2         # "how many staff members …": the noun after the cue names what is counted
+WHO = re.compile(r"\b(who|whom)\b", re.IGNORECASE)  # English asks for a person or a body with these
+WHERE = re.compile(r"\bwhere\b", re.IGNORECASE)     # …and for a place or a body with this
+# "Which unit teaches X?": an interrogative determiner with a noun, then a verb and no auxiliary before
+# the named thing — the noun is the clause's subject, a thing that acts on X, not a value of X ("What
+# topics does X study?" has its noun as the object: a value may answer). English's closed classes only.
+WHICH_SUBJECT = re.compile(rf"\b(?:which|what)\s+(?!{AUXILIARY}\b|of\b)[^\W\d](?:(?!\b{AUXILIARY}\b)[^?])*?"
+                           rf"\b[XYZ]\b", re.IGNORECASE)
+# "X is employed as what?", "What does X serve as?": a predicative "as" asks for a role or a kind, a
+# value of X, never another thing X is linked to
+AS_WHAT = re.compile(r"\bas\s+(?:an?\s+)?(?:what|which)\b|\bas\s*\?\s*$", re.IGNORECASE)
+# a property whose name ends in one of these says a place or a source (see weights.PLACE)
+LOCATIVE = re.compile(rf"\b({'|'.join(sorted(PLACE_PREPOSITIONS))})$")
+# a number as the question writes it (not inside a code or a version: "COMP5923", "3.2.1")
+NUMBER_TOKEN = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]*\d)")
+_NOUN_CUE = re.compile(r"(?:head\s?)?counts?|tally|total", re.IGNORECASE)
+_AFTER_NOUN = re.compile(rf"\s*(?:$|[?.!,;:]|{_one_of(AFTER_A_NOUN)}\b)", re.IGNORECASE)
+
+
+def comparison(cue: re.Match) -> tuple[str, float]:
+    """A threshold's comparison and number: "more than 100" → (gt, 100), "at most 5" → (le, 5)."""
+    words = " ".join(cue.group(1).lower().split())
+    return THRESHOLD_OPS.get(words, "lt"), float(cue.group(2))
+
+
+def counted_noun(question: str, cue: re.Pattern = QUANTITY) -> str:
+    """The words after the last quantity cue that has any ("number of staff members across …" →
+    'staff members'): determiners skipped, up to COUNTED_WORDS words, stopping at a function word,
+    a placeholder or punctuation. Empty when nothing follows the cue."""
+    for m in reversed(list(cue.finditer(question))):
+        compound = _compound_before(question, m)
+        if compound:
+            return compound
+        words: list[str] = []
+        for w in re.findall(r"[\w'-]+|[^\w\s]", question[m.end():]):
+            lw = w.lower()
+            if not words and lw in STOPWORDS | BEFORE_COUNTED_NOUN:
+                continue
+            if lw in STOPWORDS or w in PLACEHOLDERS or not re.match(r"\w", w) or len(words) == COUNTED_WORDS:
+                break
+            words.append(lw)
+        if words:
+            return " ".join(words)
+    return ""
+
+
+def _compound_before(question: str, cue: re.Match) -> str:
+    """'the total *staff* count of …', 'X's *student* tally?': a quantity noun used as a noun (followed by a
+    preposition, a verb 'be' or the end, not by what a verb 'count' takes) counts the word before it."""
+    if not _NOUN_CUE.fullmatch(cue.group(1)) or not _AFTER_NOUN.match(question[cue.end():]):
+        return ""
+    before = re.search(r"([^\W\d_]+)\s+$", question[:cue.start()])
+    word = before.group(1) if before else ""
+    if not word or word.lower() in STOPWORDS | BEFORE_COUNTED_NOUN or word in PLACEHOLDERS:
+        return ""
+    return word.lower()
+
+
+@dataclass(frozen=True)
+class QuestionCues:
+    """Does the question ask for a number (and of what), for someone, for a place, for a value by a
+    noun that acts on what it names, or for a role? English marks these with closed sets of words (how
+    many, number of, count …; who, whom): grammar, not a wording of any question set. Embedding probes
+    for the same distinctions separated the questions less well (measured)."""
+
+    quantity: bool
+    counted: str              # the noun a quantity cue counts, "" when none
+    someone: bool
+    place: bool
+    which: bool
+    role: bool
+
+    @classmethod
+    def read(cls, question: str, named: Sequence[Anchor]) -> QuestionCues:
+        """The cues of the question with the instances it names masked (`named`)."""
+        text = masked(question, named)
+        # not inside a name ("Count Basie"), nor a superlative's ("the largest number of staff" ranks)
+        plain = SUPERLATIVE.sub(" ", text)
+        quantity = bool(QUANTITY.search(plain))
+        return cls(quantity=quantity, counted=counted_noun(plain) if quantity else "",
+                   someone=bool(WHO.search(text)), place=bool(WHERE.search(text)),
+                   which=bool(WHICH_SUBJECT.search(text)), role=bool(AS_WHAT.search(text)))
+
+    @property
+    def counted_words(self) -> set[str]:
+        """The counted noun's words, one form each."""
+        return {forms(w)[0] for w in self.counted.split()}

@@ -1,0 +1,141 @@
+"""Stage 2, enumerate: every reading of the anchors the schema allows — the classes an anchor instance
+joins through a path (each in a plain and a counting form), every attribute of its class, the classes
+that hold an anchor value, and with two anchors the readings of one class that keep both."""
+
+from __future__ import annotations
+
+import re
+
+from pyramid.reading.english import AUXILIARIES, PARTICIPLE_PREPOSITIONS
+from pyramid.vocab import Term, Vocab
+from querying.planning.anchors import overlap, strength
+from querying.planning.names import SchemaNames, property_words
+from querying.planning.paths import PathFinder
+from querying.planning.records import MAX_ANCHOR_IRIS, SHARE_DIGITS, Anchor, QuestionReading, Uses
+from querying.planning.weights import FIRM
+from querying.sparql_plan import Constraint, QueryPlan, Step
+
+Key = tuple[tuple[str, bool], ...]
+
+
+def attribute_words(words: str) -> tuple[str, str]:
+    """An attribute reading in words, and what it answers with. A property named by a verb phrase
+    is read as one ("obtained degree": "X obtained what degree?"; "graduated from": "X graduated from
+    what?"), not as a noun ("what is the graduated from of X?", which reads like neither)."""
+    verb, _, rest = words.partition(" ")
+    if rest and verb.endswith("ed") and verb not in AUXILIARIES:
+        if rest.split()[0] in PARTICIPLE_PREPOSITIONS:
+            return f"X {words} what?", f"{words} what?"
+        return f"X {verb} what {rest}?", f"what {rest}?"
+    return f"what is the {words} of X?", f"what {words}?"
+
+
+def _retag(text: str, old: str, new: str) -> str:
+    return re.sub(rf"\b{old}\b", new, text)
+
+
+class ReadingEnumerator:
+    """The plain readings of a question's anchors (members of a class, attributes), written in the
+    schema's words. Where the data can say what an anchor takes part in (`uses`), paths it never
+    takes are not read."""
+
+    def __init__(self, vocab: Vocab, names: SchemaNames, paths: PathFinder, value_classes: dict[str, str]) -> None:
+        self.vocab, self.names, self.paths = vocab, names, paths
+        # datatype property IRI → the class whose instances its values name (prerequisites stored as codes)
+        self.value_classes = value_classes
+
+    def enumerate(self, anchors: list[Anchor], uses: Uses | None = None) -> list[QuestionReading]:
+        """Every anchor's readings, in the anchors' order, then those that keep two anchors."""
+        singles: list[list[QuestionReading]] = [self._readings_of(a, uses) for a in anchors]
+        out = [r for rs in singles for r in rs]
+        # two anchors: the readings of one class that keep both (one path each)
+        for i in range(len(anchors)):
+            for j in range(i + 1, len(anchors)):
+                if overlap(anchors[i], anchors[j]) or min(strength(anchors[i]), strength(anchors[j])) < FIRM:
+                    continue
+                for r1 in singles[i]:
+                    for r2 in singles[j]:
+                        if r1.kind == r2.kind == "members" and r1.steps == r2.steps == 1 and \
+                                r1.plan.target == r2.plan.target and r1.plan.count == r2.plan.count:
+                            out.append(self._both(r1, r2))
+        return out
+
+    def _readings_of(self, a: Anchor, uses: Uses | None) -> list[QuestionReading]:
+        """One anchor's readings: the classes its paths reach (or that hold a value), then its attributes."""
+        if a.is_value:
+            return self._holders(a)
+        out: list[QuestionReading] = []
+        near = uses(a.iris) if uses is not None else None
+
+        def along(cls_iri: str, key: Key, text: str, fit: float, mids: tuple[str, ...]) -> list[QuestionReading]:
+            steps = [Step(property=prop, inverse=inverse) for prop, inverse in key]
+            return self._members(self.vocab.by_iri[cls_iri], [Constraint(path=steps, op="eq", values=list(a.iris))],
+                                 text, len(steps), (a,), fit=fit, mids=mids)
+
+        paths = self.paths.schema_paths(a) if near is None else self.paths.data_paths(near)
+        for (cls_iri, key), (text, fit, mids) in paths.items():
+            out += along(cls_iri, key, text, fit, mids)
+        if near is not None:
+            # a step the schema allows but the data never takes from X: counted, it is a zero — "how many
+            # subjects does X offer?" of a school that offers none is 0, not a count of something else
+            for (cls_iri, key), (text, fit, mids) in self.paths.schema_paths(a).items():
+                if len(key) == 1 and (cls_iri, key) not in paths:
+                    out += [r for r in along(cls_iri, key, text, fit, mids) if r.plan.count]
+        return out + self._attributes(a)
+
+    def _holders(self, a: Anchor) -> list[QuestionReading]:
+        """An anchor value: the members of every class that may hold it."""
+        out: list[QuestionReading] = []
+        prop = self.vocab.get(a.prop)
+        assert prop is not None
+        values = list(a.stored) if a.exact and a.stored else [a.text]
+        constraint = Constraint(path=[Step(property=prop.name)], values=values,
+                                op=a.op or ("eq" if a.exact and a.stored else "contains"))
+        for cls in self.vocab.classes:
+            if prop.domains and self.vocab.fit(cls.iri, prop.domains) < 1.0:
+                continue
+            out += self._members(cls, [constraint], f"{{T}} {prop.words} X", 1, (a,))
+        return out
+
+    def _attributes(self, a: Anchor) -> list[QuestionReading]:
+        """An anchor instance: a reading per datatype property of its classes."""
+        out: list[QuestionReading] = []
+        for cls_iri in a.classes:
+            cls = self.vocab.get(cls_iri)
+            if cls is None:
+                continue
+            # every attribute the schema gives X's class, held or not: one X lacks ("the prerequisite
+            # of a subject that has none") is no answer, not another attribute's value
+            for p in self.vocab.properties_of(cls_iri, "datatype"):
+                plan = QueryPlan(target=cls.name, candidates=list(a.iris)[:MAX_ANCHOR_IRIS], returns=[p.name])
+                text, asks = attribute_words(property_words(p))
+                out.append(QuestionReading("attribute", plan, text, (a,), 1, None, asks=asks, prop=property_words(p),
+                                           value_class=self.value_classes.get(p.iri)))
+        return out
+
+    def _members(self, cls: Term, constraints: list[Constraint], clause: str, steps: int, anchors: tuple[Anchor, ...],
+                 fit: float = 1.0, mids: tuple[str, ...] = ()) -> list[QuestionReading]:
+        """The members of `cls` along a path, as "which …" and as "how many …"."""
+        base = QueryPlan(target=cls.name, constraints=constraints)
+        out = []
+        names = self.names.class_names[cls.iri]
+        words = self.names.class_words[cls.iri]
+        for count in (False, True):
+            lead = "how many" if count else "which"
+            text = clause.replace("{T}", f"{lead} {words}")
+            variants = tuple((clause.replace("{T}", f"{lead} {n}") + "?", f"{lead} {n}?") for n in names) \
+                if len(names) > 1 else ()
+            r = QuestionReading("members", base.model_copy(update={"count": count}), text + "?", anchors, steps,
+                                cls.iri, clause=clause, asks=f"{lead} {words}?", mids=mids, variants=variants)
+            r.evidence["fit"] = round(fit, SHARE_DIGITS)
+            out.append(r)
+        return out
+
+    def _both(self, r1: QuestionReading, r2: QuestionReading) -> QuestionReading:
+        """One answer class, both anchors: "X offered by which department and Y offered by it?"."""
+        lead = "how many" if r1.plan.count else "which"
+        text = (r1.clause.replace("{T}", f"{lead} {self.names.class_words[r1.answer_class or '']}") + " and "
+                + _retag(r2.clause, "X", "Y").replace("{T}", "it") + "?")
+        plan = r1.plan.model_copy(update={"constraints": [*r1.plan.constraints, *r2.plan.constraints]})
+        return QuestionReading("members", plan, text, (*r1.anchors, *r2.anchors), max(r1.steps, r2.steps),
+                               r1.answer_class, clause=r1.clause, asks=r1.asks)

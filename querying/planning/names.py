@@ -1,0 +1,121 @@
+"""The schema in words: each class's names ('course', and 'subject', the word its properties share),
+a property's words, and which class or property a few of the question's words name."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from pyramid.normalise import STOPWORDS
+from pyramid.reading.english import PROPERTY_NAME_FUNCTION_WORDS
+from pyramid.vocab import Term, Vocab, word_forms
+from querying.planning.records import Anchor
+from querying.planning.vectors import QueryVectors
+from querying.planning.weights import SCHEMA_WORD
+from querying.planning.wording import forms, masked
+
+ALIAS_SHARE = 2           # datatype properties of a class that must share a word for it to be another name of the class
+STEM = 5                  # a property word this long names the property inside a longer word too
+MAX_ASKED_WORDS = 4       # words after "which"/"what" that may name the class asked for
+
+
+def class_names(vocab: Vocab, cls: Term) -> tuple[str, ...]:
+    """A class's name, and the word its datatype properties share when there is one ('course' whose
+    properties are has_subject_code, has_subject_title … is also 'subject')."""
+    counts: dict[str, int] = {}
+    for p in vocab.properties_of(cls.iri, "datatype"):
+        if p.domains and vocab.fit(cls.iri, p.domains) == 1.0:
+            for w in set(p.words.split()) - PROPERTY_NAME_FUNCTION_WORDS:
+                counts[w] = counts.get(w, 0) + 1
+    alias = [w for w, n in sorted(counts.items(), key=lambda kv: -kv[1])
+             if n >= ALIAS_SHARE and w not in cls.words.split()]
+    return (cls.words, alias[0]) if alias else (cls.words,)
+
+
+def class_words(vocab: Vocab, cls: Term) -> str:
+    """The class's names in one phrase, for the trace and the model: 'course (subject)'."""
+    name, *alias = class_names(vocab, cls)
+    return f"{name} ({alias[0]})" if alias else name
+
+
+def property_words(p: Term) -> str:
+    """'has credit value' → 'credit value'; 'works for' stays."""
+    return p.words.removeprefix("has ")
+
+
+class SchemaNames:
+    """The vocabulary's names, worked out once per planner, and the questions put to them: does a set
+    of words name this class or property, which class do these words or the question's "which …" ask
+    for, which classes of a set are the specific ones."""
+
+    def __init__(self, vocab: Vocab, vectors: QueryVectors) -> None:
+        self.vocab, self.vectors = vocab, vectors
+        self.class_words = {c.iri: class_words(vocab, c) for c in vocab.classes}
+        self.class_names = {c.iri: class_names(vocab, c) for c in vocab.classes}
+        # every class's and property's words: what a span naming the schema rather than a value says
+        self.schema_words = sorted({*self.class_words.values(), *(property_words(p) for p in vocab.properties)})
+
+    def names(self, cls: str, words: set[str]) -> bool:
+        """The words hold one of the class's names whole ("subjects" names COURSE, also called subject)."""
+        return any(set(forms(n)) <= words for n in self.class_names.get(cls, ()) if forms(n))
+
+    def names_property(self, prop: str, words: set[str]) -> bool:
+        """The question's words hold a content word of the property's name, or a word built on it
+        ("research", "researchers" for has_research_interest; "interested" for interest)."""
+        term = self.vocab.get(prop)
+        own = set(forms(property_words(term))) - STOPWORDS if term else set()
+        return any(w == p or len(p) >= STEM and w.startswith(p) for w in words for p in own)
+
+    def class_spans(self, question: str) -> list[tuple[int, int]]:
+        """Words of the question that name a class of the schema ('faculty', 'subjects'): they say
+        what is asked for, they are not values (PolyU has a position "Faculty")."""
+        names = {w for c in self.vocab.classes for n in (*c.names, self.class_words[c.iri]) for w in
+                 re.findall(r"\w+", n.lower())}
+        return [(m.start(), m.end()) for m in re.finditer(r"\w+", question) if word_forms(m.group().lower()) & names]
+
+    def specific(self, classes: set[str]) -> set[str]:
+        """The classes that are not a superclass of another one in the set."""
+        return {c for c in classes if not any(c in self.vocab.ancestors(o) for o in classes if o != c)}
+
+    def short(self, iri: str) -> str:
+        """A term's local name for the trace (the IRI when the vocabulary lacks it)."""
+        t = self.vocab.get(iri)
+        return t.name if t else iri
+
+    def asked_class(self, question: str, anchors: Sequence[Anchor]) -> str | None:
+        """The class an interrogative determiner asks for by one of its names ("which subject …",
+        "what staff member …"), the longest name that the words after it begin with; None when those
+        words name no class ("what is …", "which of …")."""
+        found = re.search(r"\b(?:which|what)\s+(.*)", masked(question, anchors), re.IGNORECASE)
+        if found is None:
+            return None
+        after = forms(" ".join(re.findall(r"\w+", found.group(1))[:MAX_ASKED_WORDS]))
+        best, size = None, 0
+        for iri, names in self.class_names.items():
+            for name in names:
+                name_forms = forms(name)
+                if name_forms and len(name_forms) > size and after[:len(name_forms)] == name_forms:
+                    best, size = iri, len(name_forms)
+        return best
+
+    def class_named_by(self, words: str) -> str | None:
+        """The class these few words name ("departments", "staff members"), by its names or nearly."""
+        if not words:
+            return None
+        word_set = set(forms(words))
+        for c in self.vocab.classes:
+            if any(set(forms(n)) <= word_set for n in self.class_names[c.iri]):
+                return c.iri
+        names = [(c.iri, n) for c in self.vocab.classes for n in self.class_names[c.iri]]
+        sims = self.vectors.embed([n for _, n in names]) @ self.vectors.embed([words])[0]
+        best = int(np.argmax(sims))
+        return names[best][0] if sims[best] >= SCHEMA_WORD else None
+
+    def attribute_named_by(self, words: str) -> Term | None:
+        """The datatype property these few words name ("research interests"), by its name's words."""
+        word_set = set(forms(words))
+        named = [p for p in self.vocab.properties if p.kind == "datatype" and p.domains
+                 and (own := set(forms(property_words(p))) - STOPWORDS) and own <= word_set]
+        return max(named, key=lambda p: len(p.words), default=None)

@@ -1,0 +1,108 @@
+"""The paths a reading may walk from its answer to an anchor, one or two object properties long:
+those the schema's domains and ranges allow, or those the data holds around the anchor; each with the
+path in words ("{T} works for X"), how well it fits, and the classes it passes through."""
+
+from __future__ import annotations
+
+from pyramid.reading.english import AUXILIARIES
+from pyramid.vocab import Term, Vocab
+from querying.planning.names import SchemaNames
+from querying.planning.records import Anchor, Neighbourhood
+from querying.sparql_plan import Step
+
+# (answer class IRI, steps as (property, inverse) from the answer to the anchor) →
+# (the path in words, how well domains and ranges fit, the classes passed through)
+Paths = dict[tuple[str, tuple[tuple[str, bool], ...]], tuple[str, float, tuple[str, ...]]]
+UNTYPED_FIT = 0.8         # how well an anchor without a known class lands on a declared domain or range
+
+
+def step_key(*steps: Step) -> tuple[tuple[str, bool], ...]:
+    """Steps as a key of `Paths`."""
+    return tuple((st.property, st.inverse) for st in steps)
+
+
+def clause(left: str, step: Step, p: Term, right: str) -> str:
+    """A step in words: forward, "left p right"; walked backwards, "right p left". A property named
+    by a participle and "by" ("offered by") is read as the passive it is: "left is offered by right"."""
+    passive = p.words.endswith(" by") and p.words.split()[0] not in AUXILIARIES
+    words = f"is {p.words}" if passive else p.words
+    return f"{left} {words} {right}" if not step.inverse else f"{right} {words} {left}"
+
+
+class PathFinder:
+    """The paths from every class to an anchor, by the schema or by the data around the anchor."""
+
+    def __init__(self, vocab: Vocab, names: SchemaNames) -> None:
+        self.vocab, self.names = vocab, names
+
+    def data_paths(self, near: Neighbourhood) -> Paths:
+        """The readings' paths the data holds around the anchor: (answer class, steps from the answer
+        to the anchor) → (the path in words, 1.0, the class passed through). An answer class is the
+        neighbour's class or any class above it."""
+        out: Paths = {}
+        vocab = self.vocab
+
+        def step(prop: str, way: str) -> Step | None:
+            # `way` is seen from the node nearer the anchor, and the plan walks from the answer inwards:
+            # the nearer node is the object of a step walked forward ("in")
+            term = vocab.by_iri.get(prop)
+            if term is None or term.kind != "object":
+                return None
+            return Step(property=term.name, inverse=way != "in")
+
+        for prop, way, cls in sorted(near.one):
+            s1 = step(prop, way)
+            if s1 is None or cls not in vocab.by_iri:
+                continue
+            for target in (cls, *vocab.ancestors(cls)):
+                if target in vocab.by_iri:
+                    out.setdefault((target, step_key(s1)), (clause("{T}", s1, vocab.terms[s1.property], "X"),
+                                                            1.0, ()))
+        for p1, w1, mid, p2, w2, cls in sorted(near.two):
+            inner, outer = step(p1, w1), step(p2, w2)
+            if inner is None or outer is None or mid not in vocab.by_iri or cls not in vocab.by_iri \
+                    or inner.property == outer.property:
+                continue
+            mid_words = self.names.class_words[mid]
+            text = (clause(mid_words, inner, vocab.terms[inner.property], "X") + "; "
+                    + clause("{T}", outer, vocab.terms[outer.property], mid_words))
+            for target in (cls, *vocab.ancestors(cls)):
+                key = (target, step_key(outer, inner))
+                # the most specific middle class words the reading (DEPARTMENT over FACULTY)
+                if target in vocab.by_iri and (key not in out or out[key][2][0] in vocab.ancestors(mid)):
+                    out[key] = (text, 1.0, (mid,))
+        return out
+
+    def schema_paths(self, a: Anchor) -> Paths:
+        """Without the data to ask: paths of one or two object properties from every class to the
+        anchor's classes as domains and ranges allow, with how well they fit."""
+        vocab = self.vocab
+        objs = [p for p in vocab.properties if p.kind == "object"]
+
+        def hops(cls: str) -> list[tuple[Step, Term, tuple[str, ...], float]]:
+            out = []
+            for p in objs:
+                if (f := vocab.fit(cls, p.domains)) > 0:
+                    out.append((Step(property=p.name), p, p.ranges, f))
+                if (f := vocab.fit(cls, p.ranges)) > 0:
+                    out.append((Step(property=p.name, inverse=True), p, p.domains, f))
+            return out
+
+        def lands(declared: tuple[str, ...]) -> float:
+            return max((vocab.fit(c, declared) for c in a.classes), default=UNTYPED_FIT)
+
+        found: Paths = {}
+        for target in vocab.classes:
+            for s1, p1, land1, f1 in hops(target.iri):
+                if (f := lands(land1)) > 0:
+                    found[(target.iri, step_key(s1))] = (clause("{T}", s1, p1, "X"), f1 * f, ())
+                for mid in vocab.classes:
+                    fm = vocab.fit(mid.iri, land1) if mid.iri != target.iri else 0.0
+                    if fm == 0:
+                        continue
+                    mid_words = self.names.class_words[mid.iri]
+                    for s2, p2, land2, f2 in hops(mid.iri):
+                        if s2.property != s1.property and (f := lands(land2)) > 0:
+                            text = clause(mid_words, s2, p2, "X") + "; " + clause("{T}", s1, p1, mid_words)
+                            found.setdefault((target.iri, step_key(s1, s2)), (text, f1 * fm * f2 * f, (mid.iri,)))
+        return found

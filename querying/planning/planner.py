@@ -1,0 +1,113 @@
+"""The planner: runs the stages in order for one question — link, enumerate (and rank), keep the
+readings of the class the question asks for, score, run for evidence, choose — and returns the
+draft with its plan and its trace. Each stage's work is in its own module (see the package)."""
+
+from __future__ import annotations
+
+from pyramid.embeddings import Embedder
+from pyramid.llm import LLM
+from pyramid.ontology.labels import LabelIndex, LabelLink
+from pyramid.ontology.values import ValueIndex
+from pyramid.vocab import Vocab
+from querying.planning.anchors import AnchorLinker
+from querying.planning.choice import choose
+from querying.planning.enumerate import ReadingEnumerator
+from querying.planning.evidence import EvidenceRunner
+from querying.planning.names import SchemaNames
+from querying.planning.paths import PathFinder
+from querying.planning.rankings import RankingReadings
+from querying.planning.records import Anchor, PlanDraft, QuestionReading, Run, Uses
+from querying.planning.scoring import ReadingScorer
+from querying.planning.vectors import QueryVectors
+
+MAX_OPTION_CANDIDATES = 200   # options of the answer class a plan names as its candidates, at most
+
+
+class ReadingPlanner:
+    """Question → readings → the best one's QueryPlan, over one vocabulary, label index and value
+    index; embeddings are shared by every stage, one text embedded once."""
+
+    def __init__(self, vocab: Vocab, index: LabelIndex, values: ValueIndex, embedder: Embedder,
+                 llm: LLM | None = None, *, margin: float = 0.02, value_classes: dict[str, str] | None = None) -> None:
+        self.vocab, self.index, self.values, self.embedder, self.llm = vocab, index, values, embedder, llm
+        self.margin = margin
+        # datatype property IRI → the class whose instances its values name (prerequisites stored as codes)
+        self.value_classes = value_classes or {}
+        vectors = QueryVectors(embedder)
+        self.names = SchemaNames(vocab, vectors)
+        paths = PathFinder(vocab, self.names)
+        self.linker = AnchorLinker(vocab, index, values, self.names, vectors)
+        self.enumerator = ReadingEnumerator(vocab, self.names, paths, self.value_classes)
+        self.ranker = RankingReadings(vocab, self.names, paths)
+        self.scorer = ReadingScorer(vocab, self.names, vectors)
+        self.runner = EvidenceRunner(vocab, index)
+
+    def anchors(self, question: str) -> list[Anchor]:
+        """What the question names (stage 1)."""
+        return self.linker.anchors(question)
+
+    def draft(self, question: str, options: list[str] | None = None, run: Run | None = None,
+              uses: Uses | None = None) -> PlanDraft:
+        """`run` runs a plan (read-only); `uses` says which properties the named instances take part
+        in, so readings through properties an anchor does not have are never made."""
+        d = PlanDraft(question, None)
+        anchors = self.anchors(question)
+        d.decisions["anchors"] = "; ".join(f"{a.text!r} → {a.prop or ','.join(self.names.short(c) for c in a.classes)}"
+                                           for a in anchors) or "none"
+        readings = self.enumerator.enumerate(anchors, uses)
+        readings += self.ranker.rankings(question, anchors, readings)
+        if not anchors and not readings:
+            d.reason = "nothing in the question links to the ontology"
+            return d
+        kept = self._of_asked_class(d, question, anchors, readings)
+        if kept is None:
+            return d
+        readings = kept
+        if not readings:
+            d.reason = "no path of the schema joins what the question names"
+            return d
+        option_links = [self.index.link(o) for o in options] if options else []
+        self.scorer.score(question, readings, option_links)
+        if run is not None:
+            self.runner.check(question, readings, run, options, option_links)
+            if not readings:
+                d.reason = "every reading that ran found nothing"
+                return d
+        readings.sort(key=lambda r: -r.score)
+        d.readings = readings
+        best = choose(d, question, readings, self.llm, self.margin)
+        d.plan, d.rows, d.best, d.anchors = best.plan, best.rows, best, anchors
+        self._among_options(d, best, options, option_links)
+        d.decisions["reading"] = f"{best.spelled()} (score {best.score:.3f})"
+        return d
+
+    def _of_asked_class(self, d: PlanDraft, question: str, anchors: list[Anchor],
+                        readings: list[QuestionReading]) -> list[QuestionReading] | None:
+        """The readings that answer with the class the question asks for by name, if it does; None
+        (the draft's reason said) when none does."""
+        asked = self.names.asked_class(question, anchors)
+        if not (asked and readings):
+            return readings
+        # "Which subject covers X?" asks for a subject: a reading that answers with things of an
+        # unrelated class (the staff who work on X) is no answer, however few readings there are
+        kept = [r for r in readings if r.kind != "members" or r.answer_class is None
+                or self.vocab.compatible(r.answer_class, asked)]
+        if len(kept) < len(readings):
+            d.decisions["asked_class"] = (f"{self.names.short(asked)}: {len(readings) - len(kept)} reading(s) "
+                                          "answering with another class set aside")
+        if not kept:
+            d.reason = (f"the question asks for a {self.names.class_words[asked]}, and no reading of the schema "
+                        "that joins what it names answers with one")
+            return None
+        return kept
+
+    def _among_options(self, d: PlanDraft, best: QuestionReading, options: list[str] | None,
+                       option_links: list[list[LabelLink]]) -> None:
+        """The answer among the options of the answer class, as a reader of the list does (a long list
+        of staff is no answer, the options among them are)."""
+        if options and best.kind == "members" and not best.plan.count and best.answer_class:
+            chosen = [lk.iri for links in option_links for lk in links
+                      if any(self.vocab.compatible(c, best.answer_class) for c in lk.classes)]
+            if chosen:
+                d.plan = best.plan.model_copy(update={"candidates": list(dict.fromkeys(chosen))[:MAX_OPTION_CANDIDATES]})
+                d.rows = None

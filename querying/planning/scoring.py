@@ -1,0 +1,135 @@
+"""Stage 3, score: each reading against the question — the embedding cosine of the question (its
+anchors masked the same way) with the reading and with what it answers with, what of the question
+it covers, the classes and properties the question names in its own words, the question's cues
+(a number, someone, a place, a role, a ranking), and how far the options are of its answer class."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pyramid.normalise import STOPWORDS
+from pyramid.ontology.labels import LabelLink
+from pyramid.vocab import Vocab
+from querying.planning.anchors import strength
+from querying.planning.cues import LOCATIVE, QuestionCues
+from querying.planning.names import SchemaNames
+from querying.planning.records import COSINE_DIGITS, SHARE_DIGITS, QuestionReading
+from querying.planning.vectors import QueryVectors
+from querying.planning.weights import (
+    ASKS,
+    COUNT_BONUS,
+    COVER,
+    EMPTY,
+    MISFIT,
+    NAMED,
+    OPTION_CLASS,
+    PLACE,
+    RANK_BONUS,
+    STEP_COST,
+    SUBCLASS_OPTION,
+    UNNAMED_VALUE,
+)
+from querying.planning.wording import forms, masked, values_spelled, words_outside
+
+
+class ReadingScorer:
+    """Gives every reading its score and records the terms in its evidence."""
+
+    def __init__(self, vocab: Vocab, names: SchemaNames, vectors: QueryVectors) -> None:
+        self.vocab, self.names, self.vectors = vocab, names, vectors
+
+    def score(self, question: str, readings: list[QuestionReading], option_links: list[list[LabelLink]]) -> None:
+        masks = [masked(question, r.anchors, values=False) for r in readings]
+        qv = self.vectors.embedder.embed(list(dict.fromkeys(masks)), kind="query")
+        qidx = {m: i for i, m in enumerate(dict.fromkeys(masks))}
+        rv = self.vectors.embed([values_spelled(r.text, r.anchors) for r in readings])
+        av = self.vectors.embed([r.asks for r in readings])
+        extra = [t for r in readings for text, said in r.variants for t in (values_spelled(text, r.anchors), said)]
+        if extra:
+            self.vectors.embed(extra)
+        # Does the question ask for a number, or for someone? Its cues say (see QuestionCues), read
+        # with the instances every reading names masked
+        named = [a for a in {a.spans: a for r in readings for a in r.anchors}.values() if not a.is_value]
+        cues = QuestionCues.read(question, named)
+        cv = self.vectors.embed([cues.counted])[0] if cues.counted else None
+        words = words_outside(question, [a for r in readings for a in r.anchors if not a.is_value])
+        weight = {a.spans: strength(a) for r in readings for a in r.anchors}
+        total = sum(weight.values()) or 1.0
+        for i, r in enumerate(readings):
+            sem, asks = self._likeness(r, qv[qidx[masks[i]]], rv[i], av[i], cv)
+            cover = sum({a.spans: weight[a.spans] for a in r.anchors}.values()) / total
+            r.evidence["sem"], r.evidence["asks"], r.evidence["cover"] = \
+                round(sem, COSINE_DIGITS), round(asks, COSINE_DIGITS), round(cover, SHARE_DIGITS)
+            r.score = (sem + ASKS * asks + COVER * cover - STEP_COST * (r.steps - 1)
+                       - MISFIT * (1 - r.evidence.get("fit", 1.0)))
+            self._by_cues(r, cues, words)
+            if option_links:
+                share = self._option_share(r, option_links)
+                r.evidence["options_of_class"] = round(share, SHARE_DIGITS)
+                r.score += OPTION_CLASS * share
+
+    def _likeness(self, r: QuestionReading, q: np.ndarray, reading: np.ndarray, answers: np.ndarray,
+                  counted: np.ndarray | None) -> tuple[float, float]:
+        """The question's cosine with the reading and with what it answers with, each the best over
+        the names of its answer class."""
+        sem, asks = float(np.dot(q, reading)), float(np.dot(q, answers))
+        for text, said in r.variants:
+            sem = max(sem, float(np.dot(q, self.vectors[values_spelled(text, r.anchors)])))
+            asks = max(asks, float(np.dot(q, self.vectors[said])))
+        if counted is not None and r.plan.count and r.answer_class:
+            # what a count counts is the noun after its cue, not the whole question ("count the
+            # people in X's departments" counts people): that noun against the counted class
+            asks = float(np.dot(counted, self.vectors.embed([self.names.class_words[r.answer_class]])[0]))
+        return sem, asks
+
+    def _by_cues(self, r: QuestionReading, cues: QuestionCues, words: set[str]) -> None:
+        """The terms the question's own words and cues add to a reading's score."""
+        # the question's own words name the answer's class, a class on the way, or the attribute
+        named = [self.names.names(c, words) for c in ((r.answer_class,) if r.answer_class else ()) + r.mids]
+        if cues.counted and r.plan.count and r.answer_class:
+            # what a count counts is named by its noun only: "how many academics across X's
+            # *departments*" names the departments on the way, not as what is counted
+            named[0] = self.names.names(r.answer_class, cues.counted_words)
+        if r.prop:
+            named.append(set(forms(r.prop)) - {"has"} <= words)
+        if r.value_class:  # values that are other instances' codes: "which subject must come first?"
+            named.append(any(set(forms(n)) <= words for n in self.names.class_names[r.value_class]))
+        if any(named):
+            r.evidence["named"] = float(sum(named))
+            r.score += NAMED * sum(named)
+        if cues.which and r.kind == "attribute" and not any(named) and not (
+                set(forms(r.prop)) - STOPWORDS - {"has"}) & words:
+            r.evidence["which"] = 1.0
+            r.score -= UNNAMED_VALUE
+        if cues.role and r.kind == "members":
+            r.evidence["as_what"] = 1.0
+            r.score -= EMPTY
+        if cues.someone and r.kind == "attribute":  # "who …?" asks for someone, not a value of something
+            r.evidence["who"] = 1.0
+            r.score -= EMPTY
+        if cues.place and r.kind == "attribute" and not any(named) and not LOCATIVE.search(r.prop):
+            # "where …?" asks for a place or a body; a value only when the question names its property
+            # ("where did X obtain a degree" names obtained_degree) or the property is a place's
+            r.evidence["where"] = 1.0
+            r.score -= PLACE
+        if r.plan.rank is not None:  # only made for a superlative, a comparative or a threshold
+            r.evidence["rank"] = 1.0
+            r.score += RANK_BONUS
+        if r.plan.count:  # a count only for a question that asks for a number
+            r.evidence["quantity"] = float(cues.quantity)
+            r.score += COUNT_BONUS if cues.quantity else -EMPTY
+
+    def _option_share(self, r: QuestionReading, option_links: list[list[LabelLink]]) -> float:
+        """How far the options are things of the kind the reading answers with: 1 for an option of the
+        answer class itself, ½ for one of a subclass of it; for a value reading, options naming no instance."""
+        if r.plan.count:
+            return 0.0
+        if r.answer_class is None:
+            return sum(not links for links in option_links) / len(option_links)
+        cls = r.answer_class
+
+        def fit(links: list[LabelLink]) -> float:
+            specific = self.names.specific({c for lk in links for c in lk.classes if self.vocab.get(c)})
+            return 1.0 if cls in specific else SUBCLASS_OPTION if any(
+                cls in self.vocab.ancestors(c) for c in specific) else 0.0
+        return sum(fit(links) for links in option_links) / len(option_links)

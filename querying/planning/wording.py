@@ -1,0 +1,42 @@
+"""The question and the readings as words: anchors masked as placeholders, values written out, and
+one form per word for comparing names."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pyramid.normalise import fold
+from pyramid.vocab import word_forms
+from querying.planning.records import PLACEHOLDERS, Anchor
+
+
+def forms(text: str) -> tuple[str, ...]:
+    """The words of a text in one form each (singular where one exists), for comparing names."""
+    return tuple(min(word_forms(w), key=len) for w in fold(text).split())
+
+
+def masked(question: str, anchors: Sequence[Anchor], *, values: bool = True) -> str:
+    """The question with its anchors' spans as placeholders (values left as words if not `values`)."""
+    # each span once, however many readings carry its anchor (masking a copy again cuts the text)
+    unique = list({a.spans: a for a in anchors}.values())
+    spans = sorted(((s, e, ph) for ph, a in zip(PLACEHOLDERS, unique) if values or not a.is_value
+                    for s, e in a.spans), reverse=True)
+    for s, e, ph in spans:
+        question = question[:s] + ph + question[e:]
+    return question
+
+
+def values_spelled(text: str, anchors: Sequence[Anchor]) -> str:
+    """A reading's words with its values written out: what a value says ("assistant professors") is
+    part of what the question asks, so both are compared with their values in words."""
+    for ph, a in zip(PLACEHOLDERS, anchors):
+        if a.is_value:
+            text = re.sub(rf"\b{ph}\b", lambda _m, t=a.text: t, text, count=1)
+    return text
+
+
+def words_outside(question: str, anchors: Sequence[Anchor]) -> set[str]:
+    """The question's words (one form each) outside the spans of the instances it names."""
+    text = masked(question, anchors)
+    return {forms(w)[0] for w in re.findall(r"\w+", text) if w not in PLACEHOLDERS and fold(w)}
