@@ -1,4 +1,4 @@
-"""Hostile and heavy SPARQL, generated: the cases of tests/test_sparql_attacks.py and benchmarks/attacks.py.
+"""Hostile and heavy SPARQL, generated: the cases of tests/benchmarks/test_sparql_attacks.py and benchmarks/attacks.py.
 
     cases = generate(endpoint="http://127.0.0.1:8890/sparql")   # 11,083 Attack, the same list every run
     few = sample(cases, 40)                                    # spread over the categories, deterministic

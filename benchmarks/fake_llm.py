@@ -1,5 +1,5 @@
 """A loopback OpenAI-compatible server that takes a fixed time per request: what a build's parallel
-model calls are measured against (`bench scale`) and tested with (tests/test_parallel_build.py).
+model calls are measured against (`bench scale`) and tested with (tests/pyramid/test_parallel_build.py).
 
 Its replies fit the request's JSON schema and are a function of the prompt alone (words taken from
 the prompt, picked by its hash), so a build gets the same replies whatever order its calls arrive

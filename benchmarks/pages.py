@@ -303,10 +303,14 @@ def build_settings_digest() -> str:
 
 
 def reader_digest() -> str:
-    """The reading code's source: a build read by other code is not reused."""
-    from pyramid.ontology import pages, reader
+    """The reading code's source (pyramid/reading and the two extractors that take its readings): a
+    build read by other code is not reused."""
+    import pyramid.reading
+    from pyramid.kg.extractors import read as kg_read
+    from pyramid.ontology.extractors import read as ontology_read
 
-    return hashlib.sha256(b"".join(Path(m.__file__).read_bytes() for m in (reader, pages))).hexdigest()[:16]
+    files = sorted(Path(pyramid.reading.__path__[0]).glob("*.py")) + [Path(kg_read.__file__), Path(ontology_read.__file__)]
+    return hashlib.sha256(b"".join(f.read_bytes() for f in files)).hexdigest()[:16]
 
 
 def select_pages(docs: Sequence, limit: int | None) -> list:

@@ -27,12 +27,12 @@ NAME = "reliability"
 ROOT = Path(__file__).resolve().parents[1]
 # (suite, test files): what each suite promises is in each file's docstring
 TEST_SUITES = [
-    ("crash-resume (SIGKILL, SIGINT, failures)", ["tests/test_crash_resume.py"]),
-    ("model faults", ["tests/test_llm_faults.py"]),
-    ("bad arguments, every command", ["tests/test_cli_walk.py", "tests/test_malformed_inputs.py"]),
-    ("readers during a write", ["tests/test_concurrency.py", "tests/test_workspace.py"]),
-    ("prompt injection", ["tests/test_prompt_injection.py"]),
-    ("damaged workspace files", ["tests/test_reliability_misc.py"]),
+    ("crash-resume (SIGKILL, SIGINT, failures)", ["tests/pyramid/test_crash_resume.py"]),
+    ("model faults", ["tests/pyramid/llm/test_llm_faults.py"]),
+    ("bad arguments, every command", ["tests/commands/test_cli_walk.py", "tests/commands/test_malformed_inputs.py"]),
+    ("readers during a write", ["tests/pyramid/test_concurrency.py", "tests/pyramid/test_workspace.py"]),
+    ("prompt injection", ["tests/querying/test_prompt_injection.py"]),
+    ("damaged workspace files", ["tests/commands/test_reliability_misc.py"]),
 ]
 
 

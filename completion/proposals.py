@@ -38,12 +38,11 @@ from pydantic import BaseModel, Field
 from completion.linking import Typing
 from completion.names import class_name, name_key, snake_name
 from completion.types import KGTriple
+from pyramid.reading.english import FUNCTION_WORDS
 from pyramid.types import TripleEvidence
 
 Status = Literal["proposed", "accepted", "rejected", "applied"]
 MIN_CLASS_INSTANCES = 3
-FUNCTION_WORDS = frozenset("""a an the is are was were be been being has have had of in on at to for with by from as and or
-                            its their his her this that which who""".split())
 _NUMBER = re.compile(r"^[\s$€£¥HK]*[-+]?\d[\d,]*(\.\d+)?\s*%?$")
 
 

@@ -1,4 +1,5 @@
-"""Text normalisation shared by every layer: one fold, one title list, one stopword list, one code rule.
+"""Text normalisation shared by every layer: one fold, one code rule, and names keyed without their
+titles (the word lists it uses are pyramid.reading.english's).
 
     fold("Prof. José NÚÑEZ's")        → "prof jose nunez"
     fold("陳大文 Chan Tai Man")         → "陳大文 chan tai man"
@@ -22,28 +23,10 @@ from functools import lru_cache
 
 from anyascii import anyascii
 
-# Honorifics, dropped before a name ("Ir Prof. Keith Chan", "Cr Dr Daniel Chan") and in brackets after
-# it ("SUN Yuxiang (Dr)"); HK adds Ir (engineer) and Sr (surveyor). Not "Hon": it is a Cantonese
-# given name ("Dr Hon Ying Pansy LI", "Alice Hon"); not "Doctor": "Doctor of Philosophy" is a degree;
-# not "Ar"/"Ts": they read as the acronyms AR and TS far more often than as titles.
-TITLES = frozenset(["dr", "prof", "professor", "mr", "mrs", "ms", "miss", "mx", "madam", "mdm", "sir", "dame",
-                    "rev", "ir", "sr"])
-# Ranks that go with a title beside them ("Associate Professor Ben Okafor", "Professor Emeritus Ann
-# Lee"); without one they are words of a name or a role ("Chair of Computing").
-POSITIONS = frozenset(["assoc", "associate", "assistant", "asst", "adjunct", "chair", "emeritus", "visiting",
-                       "honorary", "research"])
-# Letters after a name ("Ben Okafor PhD", "Lee Ka Shing, JP"); a name never starts with them.
-POST_NOMINALS = frozenset(["phd", "jp", "bbs", "sbs", "gbs", "mh", "obe", "mbe", "cbe", "cpa"])
-# Carries nothing in a name key: "The Hong Kong Polytechnic University" = "Hong Kong Polytechnic
-# University", "Department of the Environment" = "Department of Environment".
-ARTICLES = frozenset(["the"])
-# Titles followed by one of these name a role ("Professor of Computing"), not a person: they stay.
-# Not "or"/"to": Or and To are Cantonese surnames ("Prof. OR Siu-wing").
-_CONNECTORS = frozenset(["of", "in", "for", "and", "at", "on", "by", "with", "from", "as", "is", "are", "was", "were"])
-# Words that never make a mention on their own (question scaffolding and function words).
-STOPWORDS = frozenset(["a", "an", "the", "of", "in", "on", "for", "to", "and", "or", "by", "at", "from", "with",
-                       "which", "what", "who", "whom", "whose", "how", "many", "is", "are", "was", "were", "be",
-                       "does", "do", "did", "has", "have", "had", "following", "this", "that", "these", "those"])
+# The honorifics, ranks and articles names are keyed without are English word lists: they live in
+# pyramid.reading.english with the rest.
+from pyramid.reading.english import ARTICLES, POSITIONS, POST_NOMINALS, STOPWORDS, TITLES
+from pyramid.reading.english import TITLE_ROLE_CONNECTORS as _CONNECTORS
 
 # Subject codes. In free text: letters, an optional space, a digit-led part ("APSS 5051", "AAE6203");
 # as one token of a sentence: upper-case letters and 3-5 digits, so "MP3" or "H2O" is no code.

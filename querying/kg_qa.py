@@ -42,6 +42,7 @@ from pyramid.llm import LLM, LLMSchemaError
 from pyramid.normalise import fold
 from pyramid.ontology.labels import fold_words
 from pyramid.prompts import load_prompt
+from pyramid.reading.english import NAME_FILLERS, QUESTION_OPENERS, QUESTION_SCAFFOLDING
 from pyramid.text_layer import Bm25Tokenizer
 from pyramid.types import Answer, Tracer, TraceStep, TripleEvidence
 from pyramid.usage import UsageMeter
@@ -55,15 +56,12 @@ SUFFICIENCY_SCHEMA = {
     "required": ["sufficient", "answer", "facts"], "additionalProperties": False}
 ANSWER_MAX_TOKENS = 160
 ENTITY_COVERAGE = 0.8   # share of an entity name's words that must appear in the question to link it
-WH_WORDS = frozenset("what who whom whose which when where why how did does do is are was were can".split())
-NAME_FILLERS = frozenset("of and the for in on at de du la le von van".split())  # "Department of X"
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 _PERSONISH = re.compile(r"^[^\W\d_][^\W\d_ .'’-]*(?:[ .'’-]+[^\W\d_]+)*\.?$")  # letters, spaces, . ' -
 _tokenize = Bm25Tokenizer()  # the text layer's BM25 analysis: lower-case, stop-worded, stemmed
 # Question scaffolding that no fact restates (BM25's stop list keeps some of these).
-QUESTION_TERMS = frozenset(_tokenize("did does do what who whom whose which when where why how many much "
-                                     "name list tell according"))
+QUESTION_TERMS = frozenset(_tokenize(" ".join(QUESTION_SCAFFOLDING)))
 
 
 def content_terms(text: str) -> list[str]:
@@ -129,7 +127,7 @@ def question_names(question: str) -> QuestionNames:
     entities ("research", "students") for 7 of 10 questions about people absent from the KG. A
     question written all in lower case falls back to all words (and no spans)."""
     words = question.split()
-    if words and words[0].lower().strip("?,.") in WH_WORDS:
+    if words and words[0].lower().strip("?,.") in QUESTION_OPENERS:
         words = words[1:]
     if not any(_name_like(w) for w in words):  # the capital of a leading question word names nothing
         return QuestionNames(frozenset(_norm_words(" ".join(words))))

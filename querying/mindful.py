@@ -39,6 +39,7 @@ from pyramid.kg.layer import KGLayer
 from pyramid.kg.model import Entity, Triple, normalise_name
 from pyramid.llm import LLM
 from pyramid.prompts import load_prompt
+from pyramid.reading.english import PRESENT_TENSE_AUXILIARIES, PRESENT_TIME_WORDS, TIME_WORDS
 from pyramid.types import Answer, Tracer
 from pyramid.usage import UsageMeter
 from querying.kg_qa import content_terms, finish, judge, named_in, question_names
@@ -72,17 +73,12 @@ _YEAR = re.compile(r"\b(1\d{3}|20\d{2})\b")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _WORDS = re.compile(r"\w+")
 # What the question's own words must say before a constraint is applied.
-CURRENT_WORDS = frozenset({"current", "currently", "now", "present", "presently", "today", "nowadays", "still",
-                           "latest"})
-PRESENT_TENSE = frozenset({"is", "are", "does", "do", "has", "have"})
 AGGREGATION_CUES = {"count": re.compile(r"\b(how many|number of|count)\b"),
                     "max": re.compile(r"\b(most|highest|largest|biggest|greatest|maximum|top)\b"),
                     "min": re.compile(r"\b(least|fewest|lowest|smallest|minimum)\b"),
                     "list": re.compile(r"\b(list|all|every)\b")}
 # A triple says it holds now: "currently plays for", {"status": "current"}, {"until": "present"}.
 CURRENT_MARK = re.compile(r"\b(current|currently|now|present|incumbent)\b", re.IGNORECASE)
-TIME_KEYS = frozenset({"year", "years", "date", "season", "start", "end", "from", "to", "since", "until", "time",
-                       "period"})
 
 
 @dataclass
@@ -112,7 +108,7 @@ def ground(c: Constraints, question: str) -> Constraints:
     q = question.lower()
     qwords = set(_WORDS.findall(q))
     place = c.place.strip() if _words(c.place) and _words(c.place) <= _words(question) else ""
-    current = bool(qwords & CURRENT_WORDS) or (c.current and bool(qwords & PRESENT_TENSE))
+    current = bool(qwords & PRESENT_TIME_WORDS) or (c.current and bool(qwords & PRESENT_TENSE_AUXILIARIES))
     asked = [a for a, cue in AGGREGATION_CUES.items() if cue.search(q)]
     aggregation = c.aggregation if c.aggregation in asked else (asked[0] if asked else "none")
     return Constraints(" ".join(_YEAR.findall(question)), place, current, aggregation)
@@ -133,7 +129,7 @@ def _ends(t: Triple, anchors: Collection[str]) -> tuple[Entity, Entity]:
 def _quantity(t: Triple, anchors: Collection[str]) -> float | None:
     """The number a max/min compares: a non-time property, else the relation ("scored 8 goals in"),
     else the answering end's name ("27 goals"); years are times, not quantities."""
-    texts = [str(v) for k, v in sorted(t.properties.items()) if k.lower() not in TIME_KEYS]
+    texts = [str(v) for k, v in sorted(t.properties.items()) if k.lower() not in TIME_WORDS]
     texts += [t.relation, _ends(t, anchors)[1].name]
     for text in texts:
         for m in _NUMBER.finditer(text):

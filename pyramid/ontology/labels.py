@@ -52,6 +52,7 @@ from pyramid.normalise import (
     without_cjk_rendering,
 )
 from pyramid.normalise import fold as fold_word
+from pyramid.reading.english import CONJUNCTIONS
 
 RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
@@ -60,7 +61,6 @@ LABEL_LIKE = re.compile(r"(^|[_\-])(label|name|title|code)$|^(label|name|title|c
 # a word of a question, with an apostrophe inside ("King's", "O'Brien") so that it folds as the label does
 _WORD = re.compile(r"\w+(?:['’ʼ]\w+)*", re.UNICODE)
 _SPACE = re.compile(r"\s+")
-_CONJUNCTIONS = frozenset({"and", "or", "nor", "but"})
 
 Tier = Literal["exact", "folded", "bag", "code", "acronym", "fuzzy"]
 TIERS: tuple[Tier, ...] = ("exact", "folded", "bag", "code", "acronym", "fuzzy")
@@ -395,7 +395,7 @@ class LabelIndex:
                         # a conjunction the label lacks joins two names ("Business or the Faculty of
                         # Science"); it is no typo inside one
                         links = [lk for lk in self._fuzzy(span, list, 3, cjk, strict=True) if _ends_on_label(roman, lk)
-                                 and not (_CONJUNCTIONS & set(roman)) - set(fold_words(lk.label))]
+                                 and not (CONJUNCTIONS & set(roman)) - set(fold_words(lk.label))]
                 if links:
                     claim(a, b, links)
         return sorted(found, key=lambda m: m.start)

@@ -20,8 +20,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pyramid.normalise import STOPWORDS, fold
+from pyramid.normalise import fold
 from pyramid.ontology.labels import LABEL_LIKE
+from pyramid.reading.english import STOPWORDS
 from pyramid.vocab import Vocab, local_name, word_forms
 
 Select = Callable[[str], Iterable[dict[str, str]]]

@@ -141,3 +141,48 @@ PLACE_PREPOSITIONS = frozenset({"from", "in", "at", "near", "within", "into", "t
 # what follows a noun that ends its phrase: a preposition opening what it is of, or a verb "be"
 # ("the staff count of X", "X's student tally is …")
 AFTER_A_NOUN = frozenset({"of", "for", "in", "across", "at", "within", "is", "are", "was", "were"})
+
+# -- names and mentions (pyramid.normalise keys names with these)
+# Honorifics, dropped before a name ("Ir Prof. Keith Chan", "Cr Dr Daniel Chan") and in brackets after
+# it ("SUN Yuxiang (Dr)"); HK adds Ir (engineer) and Sr (surveyor). Not "Hon": it is a Cantonese
+# given name ("Dr Hon Ying Pansy LI", "Alice Hon"); not "Doctor": "Doctor of Philosophy" is a degree;
+# not "Ar"/"Ts": they read as the acronyms AR and TS far more often than as titles.
+TITLES = frozenset(["dr", "prof", "professor", "mr", "mrs", "ms", "miss", "mx", "madam", "mdm", "sir", "dame",
+                    "rev", "ir", "sr"])
+# Ranks that go with a title beside them ("Associate Professor Ben Okafor", "Professor Emeritus Ann
+# Lee"); without one they are words of a name or a role ("Chair of Computing").
+POSITIONS = frozenset(["assoc", "associate", "assistant", "asst", "adjunct", "chair", "emeritus", "visiting",
+                       "honorary", "research"])
+# Letters after a name ("Ben Okafor PhD", "Lee Ka Shing, JP"); a name never starts with them.
+POST_NOMINALS = frozenset(["phd", "jp", "bbs", "sbs", "gbs", "mh", "obe", "mbe", "cbe", "cpa"])
+# Carries nothing in a name key: "The Hong Kong Polytechnic University" = "Hong Kong Polytechnic
+# University", "Department of the Environment" = "Department of Environment".
+ARTICLES = frozenset(["the"])
+# Titles followed by one of these name a role ("Professor of Computing"), not a person: they stay.
+# Not "or"/"to": Or and To are Cantonese surnames ("Prof. OR Siu-wing").
+TITLE_ROLE_CONNECTORS = frozenset(["of", "in", "for", "and", "at", "on", "by", "with", "from", "as", "is", "are", "was", "were"])
+# Words that never make a mention on their own (question scaffolding and function words).
+STOPWORDS = frozenset(["a", "an", "the", "of", "in", "on", "for", "to", "and", "or", "by", "at", "from", "with",
+                       "which", "what", "who", "whom", "whose", "how", "many", "is", "are", "was", "were", "be",
+                       "does", "do", "did", "has", "have", "had", "following", "this", "that", "these", "those"])
+
+# -- relations and questions
+# prepositions of means ("studies X with telescope data"): never part of what a noun relates to
+MEANS_PREPOSITIONS = frozenset({"with", "without", "using", "via", "through", "by"})
+# the words a question opens with: the wh-words and the auxiliaries of a yes/no question
+QUESTION_OPENERS = frozenset("what who whom whose which when where why how did does do is are was were can".split())
+# lower-case words between the capitalised words of a name ("Department of X", "Hôtel de Ville")
+NAME_FILLERS = frozenset("of and the for in on at de du la le von van".split())
+# a question's own scaffolding: the wh-words, "how many/much", and the verbs that ask for a list
+QUESTION_SCAFFOLDING = ("did does do what who whom whose which when where why how many much "
+                        "name list tell according").split()
+# words that ask about now ("currently", "the latest"), and the present-tense auxiliaries
+PRESENT_TIME_WORDS = frozenset({"current", "currently", "now", "present", "presently", "today", "nowadays", "still",
+                                "latest"})
+PRESENT_TENSE_AUXILIARIES = frozenset({"is", "are", "does", "do", "has", "have"})
+# the words of an attribute that says when ("start year", "season", "from … until")
+TIME_WORDS = frozenset({"year", "years", "date", "season", "start", "end", "from", "to", "since", "until", "time",
+                        "period"})
+# function words that say nothing of what a relation is about ("is a member of" → "member")
+FUNCTION_WORDS = frozenset("""a an the is are was were be been being has have had of in on at to for with by from as and
+                            or its their his her this that which who""".split())

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from pyramid.normalise import CODE_TOKEN as CODE
-from pyramid.normalise import TITLES, fold
+from pyramid.normalise import fold
 from pyramid.reading.english import (
     ABBREVIATIONS,
     AUXILIARIES,
@@ -24,6 +24,7 @@ from pyramid.reading.english import (
     PREPOSITIONS,
     RELATIVES,
     SKIP_INITIAL,
+    TITLES,
     VERBS,
 )
 from pyramid.reading.sentences import Token, split_sentences, tokenize

@@ -37,6 +37,7 @@ from pyramid.normalise import CODE_TOKEN as CODE
 from pyramid.reading import rules
 from pyramid.reading.english import (
     COPULAS,
+    MEANS_PREPOSITIONS,
     NAME_PREPOSITIONS,
     POSSESSIVES_PERSON,
     POSSESSIVES_THING,
@@ -54,8 +55,6 @@ _SUBJ = {"nsubj", "nsubjpass", "csubj", "csubjpass"}
 _LEFT_MODS = {"compound", "amod", "nummod", "nmod", "quantmod", "npadvmod"}
 _YEAR = re.compile(r"^(1[5-9]|20)\d\d$")
 MAX_BARE_WORDS = 4
-# Prepositions of means ('studies X with telescope data'): never part of what a noun relates to.
-_MEANS = {"with", "without", "using", "via", "through", "by"}
 
 
 nlp = word_parser  # the dependency parse this reader reads (english.word_parser)
@@ -307,7 +306,7 @@ class _Reader:
                 if c.lower_ in RELATIVE_PRONOUNS:
                     continue
                 if c.dep_ == "dobj" and self._bare(c) and any(
-                        k.dep_ == "prep" and k.i > c.i and self._reaches(k) and k.lower_ not in _MEANS for k in kids):
+                        k.dep_ == "prep" and k.i > c.i and self._reaches(k) and k.lower_ not in MEANS_PREPOSITIONS for k in kids):
                     bare = c
                     continue
                 first_obj = first_obj or c
@@ -323,7 +322,7 @@ class _Reader:
                         if k.dep_ == "pcomp":
                             self.objects(k, _verb_group(k), subj, False)
                     continue
-                folds = bare is not None and c.lower_ not in _MEANS
+                folds = bare is not None and c.lower_ not in MEANS_PREPOSITIONS
                 words = rel + (np_tokens(bare, with_of=False) if folds else []) + [c]
                 self.prep(c, words, subj)
             elif c.dep_ == "acomp":
@@ -401,18 +400,18 @@ class _Reader:
         det = [c.lower_ for c in o.children if c.dep_ == "det"]
         indefinite = bool(det) and det[0] in ("a", "an")
         relational = not name and (o.pos_ == "NUM" or o.lower_ == "one" or "the" in det or attr)
-        fold = [p for p in preps if relational and self._reaches(p) and p.lower_ not in _MEANS and
+        fold = [p for p in preps if relational and self._reaches(p) and p.lower_ not in MEANS_PREPOSITIONS and
                 any(_is_name(t) for t in p.subtree)]
         fold_acl = [a for a in acls if relational and "the" in det and any(_is_name(t) for t in a.subtree)]
         bare = not name and not attr and not indefinite and self._bare(o) and \
-            any(self._reaches(p) and p.lower_ not in _MEANS for p in preps)
+            any(self._reaches(p) and p.lower_ not in MEANS_PREPOSITIONS for p in preps)
         self.folded.update(a.i for a in fold_acl)
         if fold or fold_acl or bare:
             if attr and indefinite:   # 'is an assistant professor in X' also says what S is
                 self.add(subj, rel_text, self.name(o, with_of=False))
             head_words = [_Word(t.lower_) if t.dep_ == "det" else t for t in o.subtree
                           if t.i <= o.i and t.dep_ not in ("punct", "poss")]
-            for p in fold or ([] if fold_acl else [p for p in preps if self._reaches(p) and p.lower_ not in _MEANS]):
+            for p in fold or ([] if fold_acl else [p for p in preps if self._reaches(p) and p.lower_ not in MEANS_PREPOSITIONS]):
                 self.prep(p, rel + head_words + [p], subj)
             for a in fold_acl:
                 self.objects(a, rel + head_words + _verb_group(a), subj, False)

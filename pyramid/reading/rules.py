@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pyramid import normalise
-from pyramid.normalise import TITLES
 from pyramid.reading import english, names, sentences
 from pyramid.reading.english import (
     AUXILIARIES,
@@ -30,6 +29,7 @@ from pyramid.reading.english import (
     IRREGULAR,
     PREPOSITIONS,
     RELATIVES,
+    TITLES,
     VERBS,
 )
 from pyramid.reading.names import MainEntity, Span, _join, fold_words_set, main_entity, name_spans, resolve

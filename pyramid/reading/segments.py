@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 
-from pyramid.normalise import STOPWORDS, fold, name_key, strip_titles
+from pyramid.normalise import fold, name_key, strip_titles
 from pyramid.reading.class_words import ClassWords
-from pyramid.reading.english import CARD_NAME_JOINERS
+from pyramid.reading.english import CARD_NAME_JOINERS, STOPWORDS
 from pyramid.reading.meaning import CONFIDENT, MIN_SIMILARITY, PropertyMeaning
 from pyramid.reading.page import Segment
 from pyramid.reading.prose import ProseReader

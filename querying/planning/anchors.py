@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import re
 
-from pyramid.normalise import STOPWORDS, TITLES, fold
+from pyramid.normalise import fold
 from pyramid.ontology.labels import LabelIndex, Mention, without_possessive
 from pyramid.ontology.values import ValueIndex, ValueMatch
+from pyramid.reading.english import STOPWORDS, TITLES
 from pyramid.vocab import Vocab
 from querying.planning.cues import NUMBER_TOKEN, SUPERLATIVE, THRESHOLD, THRESHOLD_REACH, comparison
 from querying.planning.names import SchemaNames, property_words

@@ -8,8 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pyramid.normalise import STOPWORDS
-from pyramid.reading.english import AFTER_A_NOUN, AUXILIARIES, BEFORE_COUNTED_NOUN, PLACE_PREPOSITIONS
+from pyramid.reading.english import AFTER_A_NOUN, AUXILIARIES, BEFORE_COUNTED_NOUN, PLACE_PREPOSITIONS, STOPWORDS
 from querying.planning.records import PLACEHOLDERS, Anchor
 from querying.planning.wording import forms, masked
 

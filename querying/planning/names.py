@@ -8,8 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pyramid.normalise import STOPWORDS
-from pyramid.reading.english import PROPERTY_NAME_FUNCTION_WORDS
+from pyramid.reading.english import PROPERTY_NAME_FUNCTION_WORDS, STOPWORDS
 from pyramid.vocab import Term, Vocab, word_forms
 from querying.planning.records import Anchor
 from querying.planning.vectors import QueryVectors

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from pyramid.normalise import STOPWORDS
 from pyramid.ontology.labels import LabelLink
+from pyramid.reading.english import STOPWORDS
 from pyramid.vocab import Vocab
 from querying.planning.anchors import strength
 from querying.planning.cues import LOCATIVE, QuestionCues

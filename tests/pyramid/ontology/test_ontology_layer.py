@@ -3,16 +3,14 @@ documents added and removed with their inferences, schema persisted in the works
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pyoxigraph as ox
 import pytest
+from conftest import ROOT
 
 from pyramid.errors import InputError
 from pyramid.ontology.layer import OntologyLayer
 from pyramid.ontology.store import OntologyStore
 
-ROOT = Path(__file__).resolve().parents[1]
 EX = "http://example.org/"
 COUNT = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
 

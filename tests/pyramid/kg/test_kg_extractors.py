@@ -5,18 +5,16 @@ sentences reach the model; the embedder (MiniLM), Kùzu and Oxigraph are real.""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from conftest import ROOT
 from kg_fixtures import kg_session
 
 from pyramid.corpus import Document
-from pyramid.kg.extractors.grounded import GroundedExtractor
+from pyramid.kg.extractors.grounded import GroundedExtractor, grounded_relation
 from pyramid.kg.extractors.rules import RulesExtractor
 from pyramid.kg.extractors.single import SingleCallExtractor
 from pyramid.llm.scripted import ScriptedProvider
 
-ROOT = Path(__file__).resolve().parents[1]
 READABLE = {"okafor": "Dr Ben Okafor is an assistant professor in the Department of Computing. "
                       "He teaches COMP3010 Information Retrieval."}
 # no verb: neither reader (regex rules, dependency parse) reads anything, so this sentence goes to the
@@ -119,3 +117,18 @@ def test_grounded_f_ins_types_from_cues_checks_ranges_and_asks_no_model(tmp_path
     # typed from cues and from the range of taught_by, never from a model
     assert ("Department of Computing", "DEPARTMENT") in types and ("Ben Okafor", "AcademicStaff") in types
     assert not any(label == "3" for label, _ in types)           # a number is a literal, no instance
+
+
+def test_a_relation_must_be_written_in_the_sentence_outside_its_ends():
+    sentence = "Dr Ben Okafor teaches COMP3010 at Northbridge University."
+    ents = ["Dr Ben Okafor", "COMP3010", "Northbridge University"]
+    assert grounded_relation(sentence, "Dr Ben Okafor", "teaches", "COMP3010", ents) == "teaches"
+    # an entity used as the relation, or words the sentence lacks: the words between the ends instead
+    assert grounded_relation(sentence, "Dr Ben Okafor", "Dr Ben Okafor", "COMP3010", ents) == "teaches"
+    assert grounded_relation(sentence, "Dr Ben Okafor", "works for", "COMP3010", ents) == "teaches"
+    # the placeholder words of a prompt ('relation') are not in the sentence, and nothing lies between
+    # these ends in this order: dropped
+    assert grounded_relation(sentence, "COMP3010", "relation", "Dr Ben Okafor", ents) == ""
+    # a relation that swallows another entity is no relation
+    assert grounded_relation(sentence, "Dr Ben Okafor", "teaches COMP3010 at", "Northbridge University", ents) == ""
+    assert grounded_relation(sentence, "COMP3010", "subject", "COMP3010", ents) == ""   # a self-loop

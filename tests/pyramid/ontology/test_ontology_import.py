@@ -8,11 +8,11 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from pyramid.ontology.layer import OntologyLayer
 from pyramid.workspace import Workspace
 
-ROOT = Path(__file__).resolve().parents[1]
 EX = "http://example.org/"
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from conftest import ROOT
 
 from pyramid.config import load_settings
 from pyramid.errors import InputError, QueryRefused, QueryTimeout, WorkspaceError
@@ -21,7 +22,6 @@ from pyramid.ontology.sparql_http import SparqlHttp, SparqlServerError
 from pyramid.workspace import SETTINGS_FILE, Workspace
 from tests.ontology_servers import Server, free_port, started
 
-ROOT = Path(__file__).resolve().parents[1]
 EX = "http://example.org/"
 # Oxigraph's server loads by Graph Store PUT, Virtuoso here by SPARQL Update batches: both write paths
 BACKENDS = ["embedded", "oxigraph-server", "virtuoso"]

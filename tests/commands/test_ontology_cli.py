@@ -7,9 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import ROOT, run_cli
 
-ROOT = Path(__file__).resolve().parents[1]
 DATA = """@prefix : <http://example.org/> .
 :alice a :ChairProfessor ; :has_name "Alice" ; :head_of :COMP .
 :bob a :Lecturer ; :has_name "Bob" ; :works_for :COMP .

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from pyramid.errors import InputError
 from pyramid.ontology.schema import Schema, humanise
 
-ROOT = Path(__file__).resolve().parents[1]
 UB = "http://swat.cse.lehigh.edu/onto/univ-bench.owl#"
 EX = "http://example.org/"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import run_cli
+from conftest import ROOT, run_cli
 
 from pyramid.config import load_settings
 from pyramid.errors import QueryRefused
@@ -36,11 +36,10 @@ def polyu_ws(tmp_path_factory, shared_data) -> Workspace:
 def academic_polyu_ws(tmp_path_factory, shared_data) -> Workspace:
     """The shipped academic schema (STAFF labelled "staff member", altLabel "staff", with seven
     subclasses) over the PolyU instances."""
-    from pathlib import Path
 
     ws = Workspace.init(tmp_path_factory.mktemp("academic") / "ws")
     s = Session(ws)
-    s.ontology.load_schema(Path(__file__).resolve().parents[1] / "ontology_schemas" / "academic.ttl")
+    s.ontology.load_schema(ROOT / "ontology_schemas" / "academic.ttl")
     s.ontology.import_instances(shared_data / "polyu" / "polyu_onto.ttl")
     s.ontology.reason()
     return ws
@@ -546,14 +545,13 @@ def test_a_fresh_ask_the_ontology_answers_loads_no_heavy_library(polyu_ws, embed
     numpy encoder embeds the question) nor bm25s/scipy (the text layer's index, ~0.6 s to import)."""
     import subprocess
     import sys
-    from pathlib import Path
 
     context(session(polyu_ws, embedder))  # the cached context, as a user's second question finds it
     code = ("import sys, cli\nsys.argv = ['polyrag', *sys.argv[1:]]\ntry:\n    cli.main()\nexcept SystemExit:\n"
             "    pass\nprint('HEAVY', [m for m in ('torch', 'sentence_transformers', 'bm25s', 'scipy') "
             "if m in sys.modules], file=sys.stderr)\n")
     out = subprocess.run([sys.executable, "-c", code, "ask", str(polyu_ws.root), "Which department offers AAE6203?"],
-                         capture_output=True, text=True, timeout=300, cwd=Path(__file__).resolve().parents[1],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT,
                          check=False)
     assert "layer: ontology" in out.stdout and "HEAVY []" in out.stderr, (out.stdout[-1500:], out.stderr[-1500:])
 

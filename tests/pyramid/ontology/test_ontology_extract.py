@@ -5,6 +5,7 @@ ontology layer are real."""
 from __future__ import annotations
 
 import pytest
+from conftest import ROOT
 
 from pyramid.config import load_settings
 from pyramid.corpus import Document
@@ -62,7 +63,7 @@ def onto_ws(tmp_path, embedder) -> Workspace:
 
 
 def session(ws: Workspace, embedder, rules) -> Session:
-    # the paper's one call per chunk (the grounded default is tested in tests/test_extraction_modes.py)
+    # the paper's one call per chunk (the grounded default is tested in tests/pyramid/kg/test_kg_extractors.py)
     settings = load_settings(ws.root / "polyrag.toml", llm={"cache": False},
                              ontology={"extract_pairs": 3, "extract_method": "chunk"})
     return Session(Workspace(ws.root, settings), provider=ScriptedProvider(rules), embedder=embedder)
@@ -125,11 +126,10 @@ def test_one_call_per_chunk_with_preselected_pairs_linking_and_resume(onto_ws, e
 def test_pair_preselection_offers_each_property_once_with_the_class_the_text_names(embedder, tmp_path):
     """On the shipped academic schema (151 pairs, STAFF with 7 subclasses) the six pairs asked for
     are six different properties; works_for is among them for a sentence that says 'works for'."""
-    from pathlib import Path
 
     from pyramid.ontology.schema import Schema
 
-    root = Path(__file__).resolve().parents[1]
+    root = ROOT
     vocab = Vocab.from_schema(Schema.load(root / "ontology_schemas" / "academic.ttl"))
     extractor = FactExtractor(None, embedder, vocab, None, pairs_per_chunk=6)
     text = ("Dr Alice Wong works for the School of Design. Her research interest is sustainable product design "

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
-from conftest import run_cli
+from conftest import ROOT, run_cli
 
 from benchmarks.attack_queries import MAX_DEPTH, MAX_QUERY_CHARS, generate, sample
 from benchmarks.attacks import request_logger
@@ -28,7 +28,6 @@ from pyramid.errors import InputError, QueryRefused
 from pyramid.ontology import safety
 from pyramid.ontology.safety import check_query
 
-ROOT = Path(__file__).resolve().parents[1]
 CASES = generate()
 BREAKS = re.compile(r"[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
 

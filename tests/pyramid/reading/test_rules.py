@@ -1,19 +1,11 @@
-"""The deterministic parts of grounded extraction (pyramid/reading: sentences, names, rules; the relation
-check of pyramid/kg/extractors/grounded.py, the typing and range checks of grounded f_ins). Expectations are written by
-hand from the sentences; the embedder (MiniLM) is the real one where a property is chosen."""
+"""The English rule reader (pyramid/reading: sentences, names, rules), the deterministic part of the
+grounded extraction modes. Expectations are written by hand from the sentences."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
-from pyramid.kg.extractors.grounded import grounded_relation
 from pyramid.reading.names import main_entity, name_spans, resolve
 from pyramid.reading.rules import candidates, read, rule_triples
 from pyramid.reading.sentences import split_sentences, tokenize
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def triples(sentence: str) -> set[tuple[str, str, str]]:
@@ -94,67 +86,3 @@ def test_rule_triples_after_resolution_name_the_main_entity():
     assert ("Dr Ben Okafor", "is an assistant professor in", "Department of Computing") in got
     assert ("Dr Ben Okafor", "obtained his PhD from", "University College London") in got
     assert ("Dr Ben Okafor", "teaches", "COMP3010 Information Retrieval") in got   # 'Dr Okafor' → the full name
-
-
-def test_a_relation_must_be_written_in_the_sentence_outside_its_ends():
-    sentence = "Dr Ben Okafor teaches COMP3010 at Northbridge University."
-    ents = ["Dr Ben Okafor", "COMP3010", "Northbridge University"]
-    assert grounded_relation(sentence, "Dr Ben Okafor", "teaches", "COMP3010", ents) == "teaches"
-    # an entity used as the relation, or words the sentence lacks: the words between the ends instead
-    assert grounded_relation(sentence, "Dr Ben Okafor", "Dr Ben Okafor", "COMP3010", ents) == "teaches"
-    assert grounded_relation(sentence, "Dr Ben Okafor", "works for", "COMP3010", ents) == "teaches"
-    # the placeholder words of a prompt ('relation') are not in the sentence, and nothing lies between
-    # these ends in this order: dropped
-    assert grounded_relation(sentence, "COMP3010", "relation", "Dr Ben Okafor", ents) == ""
-    # a relation that swallows another entity is no relation
-    assert grounded_relation(sentence, "Dr Ben Okafor", "teaches COMP3010 at", "Northbridge University", ents) == ""
-    assert grounded_relation(sentence, "COMP3010", "subject", "COMP3010", ents) == ""   # a self-loop
-
-
-# ------------------------------------------------------------------ grounded f_ins: typing and ranges
-@pytest.fixture(scope="module")
-def reader(embedder):
-    from pyramid.ontology.extractors.grounded import GroundedChunkReader, GroundedFactExtractor
-    from pyramid.ontology.extractors.linker import Linker
-    from pyramid.ontology.labels import LabelIndex
-    from pyramid.ontology.schema import Schema
-    from pyramid.vocab import Vocab
-
-    schema = Schema.load(ROOT / "ontology_schemas" / "academic.ttl")
-    vocab = Vocab.from_schema(schema)
-    linker = Linker(LabelIndex.from_rows([], []), embedder, 0.85, "http://example.org/")
-    ex = GroundedFactExtractor(None, embedder, vocab, linker, schema=schema)
-    return GroundedChunkReader(ex)
-
-
-EX = "http://example.org/"
-
-
-def test_instances_are_typed_from_cues_not_from_a_model(reader):
-    assert reader.cue_class("Dr Ben Okafor") == EX + "STAFF"
-    assert reader.cue_class("Prof. Alice Chen") == EX + "Professor"
-    assert reader.cue_class("Department of Physics") == EX + "DEPARTMENT"
-    assert reader.cue_class("Faculty of Engineering") == EX + "FACULTY"
-    assert reader.cue_class("COMP3010 Information Retrieval") == EX + "COURSE"
-    assert reader.cue_class("Northbridge University") == EX + "University"
-    assert reader.cue_class("knowledge graphs") is None
-    assert reader.rank_class("an assistant professor") == EX + "AssistantProfessor"
-
-
-def test_object_values_must_be_instances_of_the_range_and_literals_fit_theirs(reader):
-    types = {"Dr Ben Okafor": EX + "STAFF", "Department of Computing": EX + "DEPARTMENT",
-             "COMP3010": EX + "COURSE", "knowledge graphs": None, "3": None, "three": None}
-    subj, prop, value = reader.choose("Dr Ben Okafor", "is an assistant professor in", "Department of Computing", types)
-    assert (subj, prop.name, value) == ("Dr Ben Okafor", "works_for", "Department of Computing")
-    # read backwards: 'the department's head is Dr X' → head_of(X, department)
-    subj, prop, value = reader.choose("Department of Computing", "head is", "Dr Ben Okafor", types)
-    assert (subj, prop.name, value) == ("Dr Ben Okafor", "head_of", "Department of Computing")
-    # works_for needs an academic unit: an untyped phrase is no value of it
-    got = reader.choose("Dr Ben Okafor", "works for", "knowledge graphs", types)
-    assert got is None or got[1].kind == "datatype"
-    # has_credit_value is an integer: '3' fits, 'three' does not
-    assert reader.choose("COMP3010", "has credit", "3", types)[1].name == "has_credit_value"
-    assert reader.choose("COMP3010", "has credit", "three", types) is None
-    has_name = reader.vocab.get("has_name")
-    assert not reader._value_fits(has_name, "Ben Okafor", "Dr Ben Okafor")   # the subject's own name
-    assert reader._value_fits(has_name, "Alice Chen", "Dr Ben Okafor")

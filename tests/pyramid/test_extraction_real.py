@@ -5,14 +5,12 @@ grounded mode: the rules read every demo sentence, and the model settles the f_i
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from conftest import ROOT
 
 from pyramid.corpus import load_documents
 from pyramid.session import Session
 
-ROOT = Path(__file__).resolve().parents[1]
 EX = "http://example.org/"
 LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 

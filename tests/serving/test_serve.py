@@ -10,8 +10,8 @@ import urllib.parse
 import urllib.request
 
 import pytest
+from conftest import ROOT, run_cli, serve_in_thread
 from conftest import cli_exit_code as _cli
-from conftest import run_cli, serve_in_thread
 
 ONTO = """@prefix ex: <http://example.org/> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
@@ -202,7 +202,6 @@ def test_reads_go_on_while_another_process_writes(served, tmp_path):
     import subprocess
     import sys
     import threading
-    from pathlib import Path
 
     base, ws = served
     question = {"question": "Which river does the Millbrook Bridge cross?"}
@@ -229,7 +228,7 @@ def test_reads_go_on_while_another_process_writes(served, tmp_path):
     threads = [threading.Thread(target=client, args=(i,)) for i in range(8)]
     for t in threads:
         t.start()
-    root = Path(__file__).resolve().parents[1]
+    root = ROOT
     done = subprocess.run([sys.executable, "-m", "cli", "ontology", "import", str(ws), str(extra)], cwd=root,
                           capture_output=True, text=True, timeout=300)
     stop.set()
