@@ -177,6 +177,8 @@ NAME_FILLERS = frozenset("of and the for in on at de du la le von van".split())
 QUESTION_SCAFFOLDING = ("did does do what who whom whose which when where why how many much "
                         "name list tell according").split()
 # words that ask about now ("currently", "the latest"), and the present-tense auxiliaries
+# nouns that name a point or span of time: a property named with one holds a time ("opening date")
+TIME_NOUNS = frozenset({"year", "date", "day", "month", "time", "season", "period", "decade", "century", "when"})
 PRESENT_TIME_WORDS = frozenset({"current", "currently", "now", "present", "presently", "today", "nowadays", "still",
                                 "latest"})
 PRESENT_TENSE_AUXILIARIES = frozenset({"is", "are", "does", "do", "has", "have"})

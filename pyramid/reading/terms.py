@@ -5,15 +5,23 @@ from __future__ import annotations
 
 import re
 
-from pyramid.reading.english import BOOLEAN_WORDS
+from pyramid.reading.english import BOOLEAN_WORDS, TIME_NOUNS
 from pyramid.reading.values import NUMBER
 from pyramid.vocab import Term, Vocab, local_name
 
 LABEL_LIKE = re.compile(r"(^|[_\s])(name|title|code|label)$")
 NUMERIC_RANGES = {"integer", "int", "decimal", "double", "float", "nonNegativeInteger", "positiveInteger", "long",
                   "short", "gYear"}
+# XML Schema's datatypes of dates and times
+TEMPORAL_RANGES = {"date", "dateTime", "dateTimeStamp", "time", "gYear", "gYearMonth", "gMonth", "gMonthDay", "gDay"}
 _ADDRESS_STARTS = ("http://", "https://", "www.")  # how a value for an anyURI range begins
 SUPERCLASS_FIT = 0.5      # Vocab.fit of a domain above the class (some of its things may have it): no fit
+
+
+def holds_time(p: Term) -> bool:
+    """The property's values are times: its declared range is a date or time datatype, or its name
+    says one ("opening date", "year founded")."""
+    return bool({local_name(r) for r in p.ranges} & TEMPORAL_RANGES) or bool(set(p.words.lower().split()) & TIME_NOUNS)
 
 
 def value_fits(p: Term, value: str) -> bool:

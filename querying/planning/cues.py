@@ -38,6 +38,9 @@ THRESHOLD_REACH = 16      # characters before a number within which its threshol
 COUNTED_WORDS = 2         # "how many staff members …": the noun after the cue names what is counted
 WHO = re.compile(r"\b(who|whom)\b", re.IGNORECASE)  # English asks for a person or a body with these
 WHERE = re.compile(r"\bwhere\b", re.IGNORECASE)     # …and for a place or a body with this
+# …and for a time with these, opening the question ("When did …", "In which year …", "What date …")
+WHEN = re.compile(r"^\W*(?:since\s+)?when\b|^\W*(?:(?:in|on|at|since|by)\s+)?(?:what|which)\s+"
+                  r"(?:year|date|day|month|time|season|decade|century)\b", re.IGNORECASE)
 # "Which unit teaches X?": an interrogative determiner with a noun, then a verb and no auxiliary before
 # the named thing — the noun is the clause's subject, a thing that acts on X, not a value of X ("What
 # topics does X study?" has its noun as the object: a value may answer). English's closed classes only.

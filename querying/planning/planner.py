@@ -8,9 +8,11 @@ from pyramid.embeddings import Embedder
 from pyramid.llm import LLM
 from pyramid.ontology.labels import LabelIndex, LabelLink
 from pyramid.ontology.values import ValueIndex
+from pyramid.reading.terms import holds_time
 from pyramid.vocab import Vocab
 from querying.planning.anchors import AnchorLinker
 from querying.planning.choice import choose
+from querying.planning.cues import WHEN
 from querying.planning.enumerate import ReadingEnumerator
 from querying.planning.evidence import EvidenceRunner
 from querying.planning.names import SchemaNames
@@ -60,6 +62,8 @@ class ReadingPlanner:
             d.reason = "nothing in the question links to the ontology"
             return d
         kept = self._of_asked_class(d, question, anchors, readings)
+        if kept is not None:
+            kept = self._of_asked_time(d, question, kept)
         if kept is None:
             return d
         readings = kept
@@ -98,6 +102,20 @@ class ReadingPlanner:
         if not kept:
             d.reason = (f"the question asks for a {self.names.class_words[asked]}, and no reading of the schema "
                         "that joins what it names answers with one")
+            return None
+        return kept
+
+    def _of_asked_time(self, d: PlanDraft, question: str, readings: list[QuestionReading]
+                       ) -> list[QuestionReading] | None:
+        """A question that asks when ("When did X open?", "In which year …") is answered by a time:
+        the readings whose property holds times; None (the reason said) when no reading gives one — a
+        list of departments is no answer to "when", whatever else the question names."""
+        if not WHEN.search(question):
+            return readings
+        kept = [r for r in readings if r.kind == "attribute" and not r.plan.count
+                and any((p := self.vocab.get(name)) is not None and holds_time(p) for name in r.plan.returns)]
+        if not kept:
+            d.reason = "the question asks when, and no reading of the schema that joins what it names gives a time"
             return None
         return kept
 

@@ -640,3 +640,32 @@ def test_an_attribute_the_thing_lacks_is_no_answer_not_another_attribute(polyu_w
     plan = next(st for st in ans.trace if st.step == "ontology.plan")
     assert ans.layer == "none" and "no answer" in ans.text, plan.input
     assert reading in plan.input["readings"][0], plan.input
+
+
+MUSEUM = """@prefix : <http://example.org/museum/> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+:Exhibition a owl:Class ; rdfs:label "exhibition" .
+:Gallery a owl:Class ; rdfs:label "gallery" .
+:shownIn a owl:ObjectProperty ; rdfs:domain :Exhibition ; rdfs:range :Gallery ; rdfs:label "shown in" .
+:openedOn a owl:DatatypeProperty ; rdfs:domain :Exhibition ; rdfs:range xsd:date ; rdfs:label "opened on" .
+:curator a owl:DatatypeProperty ; rdfs:domain :Exhibition ; rdfs:range xsd:string .
+:tides a :Exhibition ; rdfs:label "Charting the Tides" ; :shownIn :north ; :openedOn "2019-04-02"^^xsd:date ;
+    :curator "Ines Marlow" .
+:north a :Gallery ; rdfs:label "North Hall" .
+"""
+
+
+def test_a_question_asking_when_gets_a_time_or_nothing(tmp_path, polyu_ws, embedder):
+    """"When …?" asks for a time: answered from a property that holds one (a date range here), and passed
+    on where no reading gives a time — the department someone works for is no answer to when they joined."""
+    ws = Workspace.init(tmp_path / "museum")
+    (tmp_path / "museum.ttl").write_text(MUSEUM, encoding="utf-8")
+    s = Session(ws)
+    s.ontology.load_schema(tmp_path / "museum.ttl")
+    s.ontology.import_instances(tmp_path / "museum.ttl")
+    ans = answer_ontology(session(ws, embedder), "When did Charting the Tides open?")
+    assert ans.layer == "ontology" and "2019-04-02" in ans.text, ans.trace[-1].outcome
+    ans = answer_ontology(session(polyu_ws, embedder), "When did Jiyan Dai join the Department of Applied Physics?")
+    assert ans.layer == "none" and "asks when" in ans.trace[-1].outcome, ans.text
