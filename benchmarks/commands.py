@@ -378,7 +378,8 @@ def bench_make_pages(
                                                      "polyu_pages/pages_dev.jsonl")] = None,
         seed: Annotated[int, typer.Option(help="layout draw seed")] = 7,
         limit: Annotated[int | None, typer.Option(min=1, help="first N pages")] = None,
-        layouts: Annotated[str, typer.Option(help="ours (the first set), fresh, blind or unseen (later ones)")] = "ours",
+        layouts: Annotated[str, typer.Option(help="ours (the first set), fresh, blind, unseen (later ones) or "
+                                             "prose (prose-first: bios, news, interviews, run-in headings)")] = "ours",
         data: Annotated[Path, typer.Option(help="shared data directory")] = DATA) -> None:
     """Re-write the pages in layouts of our own from the gold ontology's facts (`bench pages --pages`):
     a measure of the reader on layouts it was not tuned on (benchmarks/relayout.py)."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import random
+import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -318,13 +319,161 @@ def _dept_bracket(name: str, f: Facts) -> str:
         else f"The {name} offers programmes at every level."
 
 
+# ------------------------------------------------------------------ a fifth set, prose first, written on 2026-11-27
+# for issue 40 and measured once before any change to the reader (`make-pages --layouts prose`): bios,
+# news-style paragraphs, questions and answers, run-in headings, first person, a paragraph with one
+# keyword line; relations carried by verbs and prepositions, the entity mostly a pronoun
+_PRONOUNS = (("she", "her", "her"), ("he", "him", "his"), ("they", "them", "their"))
+
+
+def _pronouns(name: str) -> tuple[str, str, str]:
+    """A pronoun set for the person, the same for a name on every run (pages say he, she or they)."""
+    return _PRONOUNS[zlib.crc32(name.encode("utf-8")) % len(_PRONOUNS)]
+
+
+def _surname(name: str) -> str:
+    words = [w for w in name.replace(",", " ").split() if w.isascii() and w.strip("().").lower() not in
+             ("dr", "prof", "mr", "ms", "mrs", "ir")]
+    return words[0] if words and words[0].isupper() and len(words[0]) > 1 else (words[-1] if words else name)
+
+
+def _cap(word: str) -> str:
+    return word[:1].upper() + word[1:]
+
+
+def _staff_narrative(name: str, f: Facts) -> str:
+    she, _, her = _pronouns(name)
+    pos, units, topics = _all(f, "has_position"), _all(f, "works_for"), _all(f, "has_research_interest")
+    out = []
+    if units:
+        out.append(f"{name} joined the {_and(units)}" + (f" as {pos[0]}." if pos else "."))
+    elif pos:
+        out.append(f"{name} was appointed {pos[0]}.")
+    for x in pos[1:] if units or pos else []:
+        out.append(f"{_cap(she)} later took on the role of {x}.")
+    if topics:
+        out.append(f"Over the years {her} research has centred on {_and(topics)}.")
+    return " ".join(out)
+
+
+def _staff_news(name: str, f: Facts) -> str:
+    pos, units, topics = _all(f, "has_position"), _all(f, "works_for"), _all(f, "has_research_interest")
+    sur = _surname(name)
+    lead = f"{pos[0]} {name}" if pos else name
+    out = [f"In a talk this term, {lead} of the {_and(units)} presented recent findings to colleagues."
+           if units else f"In a talk this term, {lead} presented recent findings to colleagues."]
+    if topics:
+        out.append(f"{sur} has published on {_and(topics)}.")
+    for x in pos[1:]:
+        out.append(f"{sur} is also {x}.")
+    return "\n\n".join(out)
+
+
+def _staff_interview(name: str, f: Facts) -> str:
+    she, _, her = _pronouns(name)
+    pos, units, topics = _all(f, "has_position"), _all(f, "works_for"), _all(f, "has_research_interest")
+    out = [f"Meet {name}"]
+    if pos or units:
+        out.append(f"Q: What do you do here?\nA: I am {_and(pos) if pos else 'on the staff'}"
+                   + (f" in the {_and(units)}." if units else "."))
+    if topics:
+        out.append(f"Q: What questions drive your work?\nA: Mostly {_and(topics)}.")
+    return "\n\n".join(out)
+
+
+def _staff_runin(name: str, f: Facts) -> str:
+    she, _, her = _pronouns(name)
+    pos, units, topics = _all(f, "has_position"), _all(f, "works_for"), _all(f, "has_research_interest")
+    out = [name]
+    if pos or units:
+        role = f"{name} holds the post of {_and(pos)}" if pos else f"{name} is on the staff"
+        out.append("Appointment. " + role + (f" at the {_and(units)}." if units else "."))
+    if topics:
+        out.append(f"Research. {_cap(her)} current projects look at {_and(topics)}.")
+    return "\n".join(out)
+
+
+def _staff_first_person(name: str, f: Facts) -> str:
+    pos, units, topics = _all(f, "has_position"), _all(f, "works_for"), _all(f, "has_research_interest")
+    out = []
+    if pos and units:
+        out.append(f"I am {pos[0]} in the {_and(units)}.")
+    elif units:
+        out.append(f"I teach in the {_and(units)}.")
+    elif pos:
+        out.append(f"I am {pos[0]}.")
+    for x in pos[1:]:
+        out.append(f"I also act as {x}.")
+    if topics:
+        out.append(f"My research covers {_and(topics)}.")
+    return "Welcome to my page\n\n" + " ".join(out)
+
+
+def _staff_paragraph_keywords(name: str, f: Facts) -> str:
+    she, _, her = _pronouns(name)
+    pos, units, topics = _all(f, "has_position"), _all(f, "works_for"), _all(f, "has_research_interest")
+    para = f"{name} is a member of the {_and(units)}." if units else f"{name} is a member of staff."
+    if pos:
+        para += f" {_cap(she)} {'serve' if she == 'they' else 'serves'} as {_and(pos)}."
+    return para + (f"\n\nKeywords: {', '.join(topics)}" if topics else "")
+
+
+def _subject_narrative(code: str, title: str, f: Facts) -> str:
+    dept, credits, level = _one(f, "offered_by"), _one(f, "has_credit_value"), _one(f, "has_subject_level")
+    out = [f"In {title} ({code}), students work through the ideas of the field step by step."]
+    if dept:
+        out.append(f"The subject is run by the {dept}.")
+    if credits and level:
+        out.append(f"It is worth {credits} credits and is taken at level {level}.")
+    elif credits:
+        out.append(f"It is worth {credits} credits.")
+    return " ".join(out)
+
+
+def _subject_qa(code: str, title: str, f: Facts) -> str:
+    dept, credits, level = _one(f, "offered_by"), _one(f, "has_credit_value"), _one(f, "has_subject_level")
+    out = [f"{code} {title}"]
+    if dept:
+        out.append(f"Which department teaches it? The {dept}.")
+    if credits:
+        out.append(f"How many credits does it carry? {credits}.")
+    if level:
+        out.append(f"At which level is it offered? Level {level}.")
+    return "\n".join(out)
+
+
+def _subject_catalogue_entry(code: str, title: str, f: Facts) -> str:
+    dept, credits, level = _one(f, "offered_by"), _one(f, "has_credit_value"), _one(f, "has_subject_level")
+    out = [f"{code}: {title}."]
+    if dept:
+        out.append(f"Taught within the {dept}.")
+    if level and credits:
+        out.append(f"A level {level} subject worth {credits} credits.")
+    return " ".join(out)
+
+
+def _dept_story(name: str, f: Facts) -> str:
+    fac = _one(f, "belongs_to")
+    return (f"The {name} is one of the departments of the {fac}, and its staff teach students from every year."
+            if fac else f"The {name} teaches students from every year.")
+
+
+def _dept_welcome(name: str, f: Facts) -> str:
+    fac = _one(f, "belongs_to")
+    return (f"Welcome. As part of the {fac}, the {name} brings teaching and research together."
+            if fac else f"Welcome to the {name}.")
+
+
 LAYOUTS = {"ours": (STAFF, SUBJECT, DEPT),
            "blind": ([_staff_questions, _staff_oneline, _staff_passive], [_subject_form, _subject_offered],
                      [_dept_headings, _dept_about]),
            "fresh": ([_staff_card, _staff_fronted, _staff_keyvalue], [_subject_inline, _subject_story],
                      [_dept_parent, _dept_sentence]),
            "unseen": ([_staff_directory_row, _staff_bio, _staff_yaml], [_subject_row, _subject_blurb],
-                      [_dept_breadcrumb, _dept_bracket])}
+                      [_dept_breadcrumb, _dept_bracket]),
+           "prose": ([_staff_narrative, _staff_news, _staff_interview, _staff_runin, _staff_first_person,
+                      _staff_paragraph_keywords], [_subject_narrative, _subject_qa, _subject_catalogue_entry],
+                     [_dept_story, _dept_welcome])}
 
 
 def relayout(pages: Sequence[Page], gold: Gold, *, seed: int = 7, layouts: str = "ours") -> list[Page]:

@@ -39,7 +39,10 @@ class PageAssembler:
         """The page's entity, its class and the facts the page states about it."""
         title = page.title
         options = [(seg, o) for seg in page.segments for o in self.linker.candidates(seg, title)]
-        cls = self.classifier.entity_class(title, [o for _, o in options])
+        # "X is an assistant professor": what the sentences say the entity is
+        said = [k for seg in page.segments if seg.kind == "prose" and seg.context == seg.value
+                and (k := self.linker.words.kind_said(seg.value))]
+        cls = self.classifier.entity_class(title, [o for _, o in options], said)
         # a name, title or code has one value: the segment that says it best keeps it, the others
         # take their next reading
         best_named: dict[str, float] = {}

@@ -3,6 +3,7 @@ word a name of the form "School of …" starts with, and the shapes a class's na
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from pyramid.normalise import codes_in, fold, name_key
@@ -28,6 +29,14 @@ class ClassWords:
         words = {min(word_forms(w), key=len) for w in fold(text).split()}
         named = [c for c, ws in self.by_class.items() if ws and ws <= words]
         return max(named, key=lambda c: len(self.vocab.ancestors(c))) if named else None
+
+    def kind_said(self, complement: str) -> str | None:
+        """The class a copula's complement says the entity is: its first conjunct's head word is the
+        class's own ("assistant professor" → an assistant professor class; "professor and head" → the
+        professor class; not "faculty member", whose head is "member")."""
+        first = re.split(r",|\band\b|\bor\b", fold(complement))[0].split()
+        cls = self.class_word(" ".join(first)) if first else None
+        return cls if cls and min(word_forms(first[-1]), key=len) in self.by_class[cls] else None
 
     def only_class_words(self, text: str) -> bool:
         """The text names a class and holds nothing but classes' words ("Department", "Faculty")."""

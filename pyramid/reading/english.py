@@ -123,6 +123,9 @@ DEFINITE_DETERMINERS = frozenset({"the", "this", "that"})
 CARD_NAME_JOINERS = NAME_HEAD_PREPOSITIONS | {"&", "the", "in", "on", "at"}
 # the words a boolean value is written as
 BOOLEAN_WORDS = frozenset({"true", "false", "yes", "no"})
+# the parser's (Penn) tags of a finite verb: past, present and modal — a clause has one, a noun phrase
+# with a participle inside ("methods using lasers") has none
+FINITE_VERB_TAGS = frozenset({"VBD", "VBP", "VBZ", "MD"})
 
 # -- questions
 # the prepositions a past participle takes to name a relation ("graduated from", "based in"): a
@@ -137,6 +140,8 @@ PROPERTY_NAME_FUNCTION_WORDS = frozenset({"has", "is", "of", "the", "a", "in"})
 BEFORE_COUNTED_NOUN = frozenset({"all", "any", "total", "number", "count", "amount", "up", "out", "together"})
 # the prepositions that end a relation's name when it says a place or a source ("graduated from",
 # "located in")
+# the prepositions that say what a thing is about ("published on", "a talk about"), not where or whose
+TOPIC_PREPOSITIONS = frozenset({"on", "about"})
 PLACE_PREPOSITIONS = frozenset({"from", "in", "at", "near", "within", "into", "to"})
 # what follows a noun that ends its phrase: a preposition opening what it is of, or a verb "be"
 # ("the staff count of X", "X's student tally is …")
@@ -177,6 +182,16 @@ NAME_FILLERS = frozenset("of and the for in on at de du la le von van".split())
 QUESTION_SCAFFOLDING = ("did does do what who whom whose which when where why how many much "
                         "name list tell according").split()
 # words that ask about now ("currently", "the latest"), and the present-tense auxiliaries
+# English's modal auxiliaries: a question with one asks for advice or a possibility ("Where can I …",
+# "When should I …"), not for a fact
+MODALS = frozenset({"can", "could", "should", "would", "might", "must", "shall", "may", "ought"})
+# the wh-words that ask for a thing, a person, a place or a time (a fact); "what", "how" and "why" may ask
+# for an explanation as often
+FACT_WH_WORDS = frozenset({"which", "who", "whom", "whose", "where", "when"})
+# nouns that name a value written in a shape of its own: an e-mail address, a web address, a phone number
+EMAIL_NOUNS = frozenset({"email", "e-mail", "mail", "mailbox"})
+WEB_NOUNS = frozenset({"url", "website", "homepage", "webpage", "web", "link", "uri"})
+PHONE_NOUNS = frozenset({"phone", "telephone", "tel", "fax", "mobile"})
 # nouns that name a point or span of time: a property named with one holds a time ("opening date")
 TIME_NOUNS = frozenset({"year", "date", "day", "month", "time", "season", "period", "decade", "century", "when"})
 PRESENT_TIME_WORDS = frozenset({"current", "currently", "now", "present", "presently", "today", "nowadays", "still",

@@ -24,6 +24,9 @@ MIN_TITLE_EXAMPLES = 5    # a class with fewer sure titles (or names under its l
 SHAPE_PENALTY = 1.0       # a title without a shape its class's names all have (`SHAPE_SHARE`) loses a typed
                           # fact's worth of votes for the class
 TITLE_NEIGHBOURS = 5      # a title's resemblance to a class: mean cosine to this many closest examples
+# what a copula's complement says the entity is ("X is an assistant professor"): English's own typing,
+# a vote as strong as a fact typed by its ends; it settles which subclass among those the facts allow
+SAID_KIND = 1.0
 TIE = 1e-9                # votes this close to the best are a tie (float sums)
 
 
@@ -33,10 +36,15 @@ class EntityClassifier:
     def __init__(self, vocab: Vocab, meaning: PropertyMeaning, lessons: CorpusLessons, linker: FactLinker) -> None:
         self.vocab, self.meaning, self.lessons, self.linker = vocab, meaning, lessons, linker
 
-    def entity_class(self, title: str, options: list[list[tuple[float, ReadFact]]]) -> str | None:
+    def entity_class(self, title: str, options: list[list[tuple[float, ReadFact]]],
+                     said: Iterable[str] = ()) -> str | None:
         """The class whose properties the page's values fill best: for each class, the sum over values
-        of the best score among the facts it allows (declared on the class or above it)."""
+        of the best score among the facts it allows (declared on the class or above it); `said`: the
+        classes the page's sentences say the entity is (SAID_KIND each)."""
         votes = self._fact_votes(options)
+        for c in said:
+            if c in votes:
+                votes[c] += SAID_KIND
         for c, sim in self._title_votes(title).items():
             votes[c] += sim
         for c in self.shape_doubts(title):

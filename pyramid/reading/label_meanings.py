@@ -90,9 +90,11 @@ class VagueLabelLessons:
                     votes[elsewhere.most_common(1)[0][0]] += 1
             prop, n = next(iter(votes.most_common(1)), (None, 0))
             if prop is not None and plain_value(self.vocab, prop) and n > LABEL_SHARE * len(values):
-                if current != prop:
+                # kept even where the column already reads so: a later lesson may move its reading, and
+                # then its votes (near the share) may no longer settle it
+                if self.lessons.label_means.get(label) != prop:
                     self.lessons.label_means[label] = prop
-                    learnt = True
+                    learnt = learnt or current != prop
             else:
                 unsettled[label] = (classes[label].most_common(1)[0][0], values, current)
         for label, voted in self._item_votes(unsettled, plainly, surface).items():

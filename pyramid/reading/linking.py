@@ -27,6 +27,12 @@ LIKENESS_WEIGHT = 0.5     # the share of what a value's likeness adds to its ver
 MIN_IN_TITLE_CHARS = 2    # an item this short is inside any title by chance
 
 
+# what a copula's complement or a predicative "as" says of the entity ("X is Chairperson", "X serves as
+# Chairperson"): compared with the properties' words as any context is
+ROLE_MEANING = "role"
+PREDICATIVE_AS = "as"  # English's predicative preposition: "serves as", "joined the unit as"
+
+
 class FactLinker:
     """A segment's values as candidate facts of the schema's properties, scored."""
 
@@ -53,6 +59,10 @@ class FactLinker:
             # a list states one property: mostly plain values ("Expertise: metaphor, lexicon, Faculty of
             # Humanities") make its few names of things values like the rest, not links to things
             kinds = [None] * len(items)
+        # a copula's complement ("X is Chairperson") or a predicative "as" ("X serves as Chairperson")
+        # says what the entity is: its role
+        # (a card's line is no such sentence: a column of them is learnt from what its items are like)
+        says_role = seg.complement or (seg.kind == "prose" and seg.context.split()[-1:] == [PREDICATIVE_AS])
         for item, kind in zip(items, kinds):
             # a list under a plain label: the label says what every item is; under a vague one, each
             # item helps say it
@@ -65,6 +75,8 @@ class FactLinker:
                 # but the value was said ("X is Associate Professor"), half of what it adds to a verb's
                 # meaning ("obtained Bachelor of Science" is a degree, whatever else it looks like)
                 like = self.lessons.value_sims(item)
+                if says_role:
+                    sims = np.maximum(sims, self.meaning.sims(ROLE_MEANING))
                 sims = np.maximum(sims, like) if context == item else \
                     sims + LIKENESS_WEIGHT * np.clip(like - sims, 0, None)
                 meant = self.lessons.value_means.get((fold(seg.context), fold(item))) if seg.kind == "field" else None
@@ -74,7 +86,9 @@ class FactLinker:
             options: list[tuple[float, ReadFact]] = []
             in_title = bool(title) and len(fold(item)) > MIN_IN_TITLE_CHARS and f" {fold(item)} " in f" {fold(title)} "
             itself = (in_title and name_like(title)) or bool(set(codes_in(item)) & set(codes_in(title)))
-            if kind is not None and not itself:
+            # … nor is what a copula's complement says it is ("X is a professor"): its kind or role, not
+            # another thing it relates to
+            if kind is not None and not itself and not seg.complement:
                 # the entity itself (its code, its name or a piece of it) is no thing it links to: a
                 # parser that hangs "COMP5327 (…)" on the department before it would make it one
                 for j, p in enumerate(self.meaning.props):

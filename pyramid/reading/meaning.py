@@ -15,12 +15,14 @@ import numpy as np
 
 from pyramid.embeddings import Embedder
 from pyramid.normalise import fold
+from pyramid.reading.english import PREPOSITIONS, TOPIC_PREPOSITIONS
 from pyramid.vocab import Term, Vocab
 
 MIN_SIMILARITY = 0.30     # a datatype property this far from a field's label (cosine) is not what it states
 SHARED_BY = 3             # a word in this many property names is a prefix, not a meaning
 CONFIDENT = 0.5           # a field label this close to one property, …
 CONFIDENT_MARGIN = 0.1    # … and this much closer than to any other, plainly means it: its values are examples
+
 
 
 class PropertyMeaning:
@@ -59,11 +61,26 @@ class PropertyMeaning:
             self._vec.update(zip(todo, self.embedder.embed([c or "value" for c in todo.values()], kind="query")))
 
     def sims(self, context: str) -> np.ndarray:
-        """Per property: the cosine of the context to the property's words."""
+        """Per property: the cosine of the context to the property's words; none where the context's
+        preposition says a topic and the property's another relation."""
         key = fold(context)
         if key not in self._vec:
             self._vec[key] = self.embedder.embed_one(context or "value", kind="query")
-        return self._prop_matrix @ self._vec[key]
+        sims = self._prop_matrix @ self._vec[key]
+        # a relation said with a preposition of topic ("published on", "work on", "writes about") states
+        # what something is about: a property named with another preposition ("has published in" a venue,
+        # "works in" a place) is another relation, however alike the verbs (MiniLM scores the verb and
+        # hardly the preposition); what its values are like may still link it
+        last = (fold(context.split(":")[0]).split() or [""])[-1]  # a list's item follows its label: "works on: x"
+        if last in TOPIC_PREPOSITIONS:
+            other = [bool(q) and q not in TOPIC_PREPOSITIONS for q in self._prop_prepositions]
+            sims = np.where(other, np.minimum(sims, 0.0), sims)
+        return sims
+
+    @cached_property
+    def _prop_prepositions(self) -> np.ndarray:
+        """Each property's name's closing preposition ("in" for has_published_in), or ""."""
+        return np.array([w[-1] if (w := p.words.split()) and w[-1] in PREPOSITIONS else "" for p in self.props])
 
     def vague(self, label: str) -> bool:
         """No property is close enough to the label's words for it to say one plainly."""

@@ -17,6 +17,7 @@ class Segment:
     number: bool = False
     sentence: int = -1      # prose: which sentence of the page it came from
     aside: bool = False     # a count in a sentence about someone else ("Students who pass gain 3 credits")
+    complement: bool = False  # a copula's complement ("X is a lecturer"): what the entity is, no thing it links to
 
 
 @dataclass

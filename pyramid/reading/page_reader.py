@@ -83,7 +83,7 @@ class PageReader:
         self.linker = FactLinker(vocab, self.meaning, self.lessons, self.words)
         self.classifier = EntityClassifier(vocab, self.meaning, self.lessons, self.linker)
         self.assembler = PageAssembler(vocab, self.meaning, self.linker, self.classifier)
-        self.segmenter = PageSegmenter(self.meaning, self.words, ProseReader(self.words.names_thing))
+        self.segmenter = PageSegmenter(self.meaning, self.words, ProseReader(self.words.names_thing, self.words.class_word))
 
     # -- what the corpus taught (the lessons' own objects: changes to them are the reader's)
     @property

@@ -15,6 +15,7 @@ from pyramid.reading.english import (
     CARDINALS,
     DEFINITE_DETERMINERS,
     ENTITY_PRONOUNS,
+    FINITE_VERB_TAGS,
     NAME_HEAD_PREPOSITIONS,
     NAME_RUN_JOINERS,
     parser,
@@ -33,14 +34,29 @@ _KEPT_PUNCTUATION = "-'&()"  # marks a value keeps inside it ("Hong Kong-based",
 class ProseReader:
     """What a page's sentences state about its entity: the parser's tree read from the verb down."""
 
-    def __init__(self, names_thing: Callable[[str], bool]) -> None:
+    def __init__(self, names_thing: Callable[[str], bool],
+                 class_word: Callable[[str], str | None] = lambda text: None) -> None:
         self.names_thing = names_thing  # the words name a thing of the schema's classes (a class word, a title)
+        self.class_word = class_word    # the class a name's own words say ("Department of …"), if any
 
     @property
     def nlp(self):
         """spaCy's small English pipeline (tagger, parser, NER), from its PyPI package; loaded on the
         first page with prose."""
         return parser()
+
+    def verbless(self, text: str) -> bool:
+        """The words hold no finite verb: a value said as a sentence ("The Department of X.", "Mostly
+        a, b using c and d."), not a clause; a participle inside a noun phrase ("methods using x") is no
+        clause's verb."""
+        return not any(t.tag_ in FINITE_VERB_TAGS for t in self.nlp(text))
+
+    def without_lead_words(self, text: str) -> str:
+        """An answer without the adverbs and determiners that open it ("Mostly a, b and c" → "a, b and
+        c", "The Department of X" → "Department of X")."""
+        doc = self.nlp(text)
+        lead = next((t.i for t in doc if t.pos_ not in ("ADV", "DET")), len(doc))
+        return doc[lead:].text if 0 < lead < len(doc) else text
 
     def read(self, prose: list[str], title: str) -> tuple[list[Segment], list[str]]:
         """The values the sentences state, and the sentences themselves (for what is left over: the
@@ -74,6 +90,10 @@ class ProseReader:
             return True
         if codes_in(span.text) and words <= key:
             return True  # the entity's code alone stands for it ("AAE1002 carries 3 credits")
+        if words <= key and all(t.pos_ == "PROPN" for t in span if t.is_alpha) and self.class_word(title) is None:
+            # part of the entity's own name, as a proper noun ("Wen has published on …" on Chih-yung Wen's
+            # page): a name with no class word in it is called by its parts
+            return True
         determined = any(t.dep_ == "det" and t.lower_ in DEFINITE_DETERMINERS for t in span)
         # or a thing of the entity's: "its projects", "current projects by X" (X stood in by a pronoun)
         owned = any(c.dep_ == "poss" and c.pos_ == "PRON" or
@@ -131,31 +151,21 @@ class ProseReader:
                 span = _value_span(tok, self.names_thing)
                 if self.names_thing(span.text):
                     span = _name_run(span)
-                if any(t.i in taken for t in span) or not span.text.strip() or \
-                        (len(span) == 1 and tok.pos_ == "NOUN" and tok.text.islower()):
+                bare = len(span) == 1 and tok.pos_ == "NOUN" and tok.text.islower()
+                if bare and tok.dep_ == "attr" and tok.head == root and not any(t.i in taken for t in span) \
+                        and self.class_word(tok.text):
+                    # "X is a lecturer in …": the bare noun names a class — what the entity is
+                    out.append(Segment(tok.text, tok.text, "prose", sentence=n, complement=True))
+                if any(t.i in taken for t in span) or not span.text.strip() or bare:
                     continue  # "a subject": a bare common noun says nothing ("a PhD", "an MBA" do)
                 taken.update(t.i for t in span)
                 value = span.text.strip(" ,.")
                 if tok.dep_ == "dobj" and tok.head == root:
                     objects[tok.i] = value
-                if (tok.dep_ == "attr" and (tok.head == root or any(c.dep_ == "nsubj" and _stands_for_entity(c)
-                                                                     for c in tok.head.children))) or \
-                        (tok.dep_ == "appos" and tok.head.lower_ == "it"):
-                    # "X is Chairperson", "X, Chairperson, …" (X stood in by "It"): what the entity is —
-                    # its role, its kind
-                    context = value
-                elif (of := _object_of_prep(tok, root, objects)) is not None:
-                    # "obtained a PhD from Lund University": what the verb reached is the PhD; the place is
-                    # where the PhD is from, said of it ("PhD from"), not of the verb ("obtained from")
-                    context = f"{objects[of]} {tok.head.text}"
-                else:
-                    context = " ".join(w.text for w in _path(tok, root) if w.pos_ in ("VERB", "AUX", "ADP")) or \
-                        " ".join(w.text for w in _path(tok, root))
-                    if subjects and _said_through(subjects[0]):
-                        # "The research of X spans …": the noun the entity is said through is what is stated
-                        context = f"{subjects[0].text} {context}"
+                context = _context_of(tok, root, subjects, objects, value)
                 mention = any(e.start <= tok.i < e.end and e.label_ in _ENTITY_LABELS for e in sent.ents)
-                out.append(Segment(context, value, "prose", mention=mention, sentence=n))
+                out.append(Segment(context, value, "prose", mention=mention, sentence=n,
+                                   complement=context == value and tok.dep_ == "attr"))
         return out + _counts_aside(sent, n, lambda tok: tok.i not in taken and _in_other_clause(tok, root))
 
     def _entity_as_object(self, sent, subject, title: str, n: int) -> list[Segment]:
@@ -170,6 +180,49 @@ class ProseReader:
         words = [t for t in _name_run(span) if not (t.dep_ == "det" and t.i == span.start)]
         value = span.doc[words[0].i:words[-1].i + 1].text.strip(" ,.") if words else ""
         return [Segment(f"{root.text} by", value, "prose", mention=True, sentence=n)] if value else []
+
+
+def _context_of(tok, root, subjects: list, objects: dict[int, str], value: str) -> str:
+    """The words that lead from the verb to a value: what the value is said to be of the entity."""
+    if (tok.dep_ == "attr" and (tok.head == root or any(c.dep_ == "nsubj" and _stands_for_entity(c)
+                                                         for c in tok.head.children))) or \
+            (tok.dep_ == "appos" and tok.head.lower_ == "it"):
+        # "X is Chairperson", "X, Chairperson, …" (X stood in by "It"): what the entity is —
+        # its role, its kind; "Her research interests are a, b": what the noun of hers is
+        context = _noun_words(subjects[0]) if subjects and _said_through(subjects[0]) and \
+            tok.head == root else value
+    elif _predicative_as(tok, root, objects):
+        # "X serves as Chairperson", "X joined the unit as Chairperson": what the entity is, said
+        # by the verb with its "as" (of the entity, not of the unit it joined)
+        context = " ".join(w.text for w in _path(tok, root) if w.pos_ in ("VERB", "AUX")) + " as"
+    elif (of := _object_of_prep(tok, root, objects)) is not None:
+        # "obtained a PhD from Lund University": what the verb reached is the PhD; the place is
+        # where the PhD is from, said of it ("PhD from"), not of the verb ("obtained from")
+        context = f"{objects[of]} {tok.head.text}"
+    else:
+        context = " ".join(w.text for w in _path(tok, root)
+                           if w.pos_ in ("VERB", "AUX", "ADP") or _relational_noun(w, tok)) or \
+            " ".join(w.text for w in _path(tok, root))
+        if subjects and _said_through(subjects[0]):
+            # "The research of X spans …": the noun the entity is said through is what is stated
+            context = f"{subjects[0].text} {context}"
+    return context
+
+
+def _relational_noun(word, tok) -> bool:
+    """The common noun whose preposition leads to the value says the relation ("holds the post of X",
+    "took on the role of X", "a member of X"): it belongs in the context, as the verb does."""
+    prep = tok.head
+    return tok.dep_ == "pobj" and prep.dep_ == "prep" and word.i == prep.head.i and word.pos_ == "NOUN" \
+        and word.text.islower()
+
+
+def _predicative_as(tok, root, objects: dict[int, str]) -> bool:
+    """The object of an "as" said of the sentence's subject: "as" on the verb, or on the verb's direct
+    object ("joined [the unit] as Chairperson") — English's predicative "as" names a role or a kind."""
+    prep = tok.head
+    return tok.dep_ == "pobj" and prep.lower_ == "as" and prep.dep_ == "prep" and \
+        (prep.head == root or prep.head.i in objects)
 
 
 def _object_of_prep(tok, root, objects: dict[int, str]) -> int | None:
@@ -228,6 +281,13 @@ def _stand_in(text: str, title: str) -> str:
         pattern = rf"(?i)(?<![\w-])(?:the\s+)?{re.escape(v)}(?![\w-])('s)?"
         text = re.sub(pattern, lambda m: "Its" if m.group(1) else "It", text)
     return text
+
+
+def _noun_words(noun) -> str:
+    """A noun with the compounds and adjectives before it ("research interests" of "her research
+    interests"), without determiners and possessives."""
+    words = [c for c in noun.children if c.dep_ in ("compound", "amod") and c.i < noun.i] + [noun]
+    return " ".join(w.text for w in sorted(words, key=lambda w: w.i))
 
 
 def _said_through(subject) -> bool:

@@ -10,11 +10,16 @@ import re
 
 from pyramid.normalise import fold, name_key, strip_titles
 from pyramid.reading.class_words import ClassWords
-from pyramid.reading.english import CARD_NAME_JOINERS, STOPWORDS
+from pyramid.reading.english import (
+    ABBREVIATIONS,
+    CARD_NAME_JOINERS,
+    STOPWORDS,
+    TITLES,
+)
 from pyramid.reading.meaning import CONFIDENT, MIN_SIMILARITY, PropertyMeaning
 from pyramid.reading.page import Segment
 from pyramid.reading.prose import ProseReader
-from pyramid.reading.values import MAX_ITEM_WORDS, NUMBER, short_items
+from pyramid.reading.values import MAX_ITEM_WORDS, NUMBER, list_items, short_items
 
 MAX_LABEL_WORDS = 5       # a field's label is a short phrase: a longer one is a sentence's start
 # a label and its value: "Label: v", "Label | v", "Label — v", "Label = v", "Label<TAB>v" (a table's row
@@ -31,6 +36,16 @@ _DASH_FIELD = re.compile(r"^\s*(?:[-•*·]\s+)?([^:|—–=\t\n\d]{1,60}?)\s+-\
 MAX_QUESTION_WORDS = 12
 _QUESTION_VALUE_WORDS = 40  # an answer's line longer than this is a sentence, unless it lists short items
 _FIELD_AFTER_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z][\w ]{0,40}:\s)")
+# a question and its answer on one line ("How many credits does it carry? 4."): read as a question over
+# the line that answers it
+_QUESTION_THEN_ANSWER = re.compile(r"^(\S.{2,}?\?)\s+([^?]+)$")
+# a run-in heading: a word or two and a full stop before the paragraph's first sentence ("Research. Her
+# projects …"): names what follows, states nothing, and would run into the sentence
+_RUN_IN_HEADING = re.compile(r"^([A-Z][^\W\d_]+(?:\s+[^\W\d_]+){0,2})\.\s+(?=[A-Z])")
+_SENTENCE_ENDS = (".", "!", "?", ":", ";")
+# an interview's turn marks ("Q: …", "A. …", the question's and the answer's letter) say who speaks,
+# not what is stated
+_TURN_MARK = re.compile(r"^\s*[QA][.:)]\s+(?=\S)")
 # "Code: X, Title: Y, Credits: 3": several fields on one line, each label a short phrase before ":"
 _FIELD_AFTER_FIELD = re.compile(r",\s+(?=[A-Za-z][\w ]{0,40}:\s)")
 MIN_INLINE_FIELDS = 3     # fewer is more likely a list whose item holds a colon ("Finance: Pricing")
@@ -41,6 +56,7 @@ MIN_CRUMBS = 3            # a trail of fewer crumbs ("Art > Design") may be a ph
 MIN_BARE_LABELS = 2       # bare label lines over their values: fewer in a run may be a card's line
 MIN_CARD_LINES = 2        # name lines in a row that make a card (a heading alone is no card)
 SHORT_TITLE_CHARS = 3     # a page name this short opens many lines by chance: no sign the line is about it
+MIN_LISTED = 3            # items that make a list of values rather than a sentence with a comma in it
 SENTENCE_START_WORDS = 2  # a "label" longer than this holding the page's name starts a sentence about it
 
 
@@ -56,13 +72,18 @@ class PageSegmenter:
         left over: the description)."""
         out: list[Segment] = []
         prose: list[str] = []
-        lines = [part.rstrip() for ln in text.splitlines() for part in _parts(_EMPHASIS.sub("", ln))]
+        lines = [line for ln in text.splitlines() for part in _parts(_EMPHASIS.sub("", ln))
+                 for line in _question_and_answer(_without_run_in_heading(_TURN_MARK.sub("", part.rstrip())))]
         below = self._labels_above_values(lines, title)
         card = _card_block(lines) - set(below) - set(below.values())
         i = 0
         while i < len(lines):
             line = lines[i].strip()
             i += 1
+            if not line and prose and not prose[-1].rstrip().endswith(_SENTENCE_ENDS):
+                # a blank line ends a paragraph: a heading without a full stop ("Welcome to my page") does
+                # not run into the next paragraph's first sentence
+                prose[-1] = prose[-1].rstrip() + "."
             if not line or set(line) <= set("|-: "):
                 continue
             if i - 1 in below:  # a label on its own line, its value on the next
@@ -85,7 +106,7 @@ class PageSegmenter:
                     out += [Segment(label, value, "field") for label, value in zip(cells, row) if value]
                     i += 2
                 continue  # a table's header row (the rule line follows it): names the columns, states nothing
-            if (answer := _answer_below(line, lines, i)) is not None:
+            if (answer := self._answer_below(line, lines, i)) is not None:
                 out.append(Segment(_question_label(line, title), answer[0], "field"))
                 i = answer[1]
                 continue
@@ -170,6 +191,32 @@ class PageSegmenter:
         ok = len(pieces) >= MIN_INLINE_FIELDS and all(f is not None and f[1] for f in pieces)
         return [f for f in pieces if f] if ok else []
 
+    def _answer_below(self, line: str, lines: list[str], i: int) -> tuple[str, int] | None:
+        """(the answer, the index after it) when `line` is a short question and the lines from `i` up to
+        the next question or blank line answer it with values, not sentences (a line that ends with a
+        full stop is a value when it has no verb: "The Department of X."); else None."""
+        if not line.endswith("?") or len(line.split()) > MAX_QUESTION_WORDS:
+            return None
+        values = []
+        while i < len(lines) and lines[i].strip() and not lines[i].strip().endswith("?"):
+            values.append(lines[i].strip())
+            i += 1
+        # a long line is a sentence unless it is a list of mostly short items ("a · b · c …" runs long)
+        if not values or any((v.endswith(".") and not self._said_as_values(v)) or
+                             (len(v.split()) > _QUESTION_VALUE_WORDS and not short_items(v)) for v in values):
+            return None
+        items = [m.group(1).strip() if (m := _BULLET.match(v)) else v for v in values]
+        items = [_counted_in(self.prose.without_lead_words(v.rstrip(".")).strip(), line) for v in items]
+        return "; ".join(items), i
+
+    def _said_as_values(self, line: str) -> bool:
+        """A line that ends like a sentence but states values: no finite verb in it, or a list of short
+        items whose first has none ("Mostly a, b, c made using d and e." — the tagger reads a verb into
+        a long list's nouns now and then; a clause says its verb before its first comma)."""
+        if short_items(line) and len(list_items(line)) >= MIN_LISTED:
+            return self.prose.verbless(list_items(line)[0])
+        return self.prose.verbless(line)
+
     def field_of(self, line: str, title: str) -> tuple[str, str] | None:
         """(label, value) when the line is one field; else None."""
         if fold(line).startswith(fold(title)) and len(fold(title)) > SHORT_TITLE_CHARS:
@@ -209,26 +256,34 @@ def _one_row_below(header: list[str], lines: list[str], i: int) -> list[str] | N
     return row if len(row) == len(header) else None
 
 
-def _answer_below(line: str, lines: list[str], i: int) -> tuple[str, int] | None:
-    """(the answer, the index after it) when `line` is a short question and the lines from `i` up to
-    the next question or blank line answer it with values, not sentences; else None."""
-    if not line.endswith("?") or len(line.split()) > MAX_QUESTION_WORDS:
-        return None
-    values = []
-    while i < len(lines) and lines[i].strip() and not lines[i].strip().endswith("?"):
-        values.append(lines[i].strip())
-        i += 1
-    # a long line is a sentence unless it is a list of mostly short items ("a · b · c …" runs long)
-    if not values or any(v.endswith(".") or (len(v.split()) > _QUESTION_VALUE_WORDS and not short_items(v))
-                         for v in values):
-        return None
-    items = [m.group(1).strip() if (m := _BULLET.match(v)) else v for v in values]
-    return "; ".join(items), i
+def _without_run_in_heading(line: str) -> str:
+    """The line without a run-in heading ("Research. Her projects …" → "Her projects …"); an
+    abbreviation before a name ("Dr. Lee …", "What is Dr. Lee's role?") ends no heading."""
+    m = _RUN_IN_HEADING.match(line)
+    if m is None or fold(m.group(1)).split()[-1] in ABBREVIATIONS | TITLES:
+        return line
+    return line[m.end():]
+
+
+def _question_and_answer(line: str) -> list[str]:
+    """A short question and its answer on one line, as two lines; any other line as it is."""
+    m = _QUESTION_THEN_ANSWER.match(line)
+    if m is None or len(m.group(1).split()) > MAX_QUESTION_WORDS:
+        return [line]
+    return [m.group(1), m.group(2)]
+
+
+def _counted_in(value: str, label: str) -> str:
+    """ "Level 2" answering "At which level is it offered?": the number, when the word counted is the
+    label's own; any other value as it is."""
+    m = re.match(r"^([^\W\d_]+)\s+(\d+(?:\.\d+)?)$", value)
+    return m.group(2) if m and m.group(1).lower() in fold(label).split() else value
 
 
 def _question_label(question: str, title: str) -> str:
     """What a question asks, as a label: the page's name and a possessive taken out ("What is Dr X's
-    role?" → "What is role")."""
+    role?" → "What is role"). The question's other words stay: "What do they work on" means research
+    topics by all its words, "work on" alone a place of work."""
     text = question.rstrip("?").strip()
     if title:
         text = re.sub(re.escape(title) + r"(?:['’]s)?", " ", text, flags=re.IGNORECASE)

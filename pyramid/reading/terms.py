@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from pyramid.reading.english import BOOLEAN_WORDS, TIME_NOUNS
+from pyramid.reading.english import BOOLEAN_WORDS, EMAIL_NOUNS, PHONE_NOUNS, TIME_NOUNS, WEB_NOUNS
 from pyramid.reading.values import NUMBER
 from pyramid.vocab import Term, Vocab, local_name
 
@@ -15,6 +15,8 @@ NUMERIC_RANGES = {"integer", "int", "decimal", "double", "float", "nonNegativeIn
 # XML Schema's datatypes of dates and times
 TEMPORAL_RANGES = {"date", "dateTime", "dateTimeStamp", "time", "gYear", "gYearMonth", "gMonth", "gMonthDay", "gDay"}
 _ADDRESS_STARTS = ("http://", "https://", "www.")  # how a value for an anyURI range begins
+_EMAIL = re.compile(r"^\S+@\S+\.\w+$")
+_PHONE = re.compile(r"^[+(]?\d[\d\s().-]{5,}\d$")
 SUPERCLASS_FIT = 0.5      # Vocab.fit of a domain above the class (some of its things may have it): no fit
 
 
@@ -26,9 +28,19 @@ def holds_time(p: Term) -> bool:
 
 def value_fits(p: Term, value: str) -> bool:
     """A datatype property's declared range takes the value: a number for numeric ranges and years, a
-    boolean word for booleans, an address for URIs; any text for strings and undeclared ranges."""
+    boolean word for booleans, an address for URIs and for a property named for an e-mail or web
+    address, a phone number for one named for a phone; any text for strings and undeclared ranges."""
     ranges = {local_name(r) for r in p.ranges}
     value = value.strip()
+    # a property named for an address or a number of its own shape takes only values of that shape,
+    # whatever its range: "her PhD" is no e-mail address
+    words = set(p.words.lower().replace("_", " ").split())
+    if words & EMAIL_NOUNS:
+        return bool(_EMAIL.match(value))
+    if words & WEB_NOUNS:
+        return "://" in value or value.lower().startswith(_ADDRESS_STARTS)
+    if words & PHONE_NOUNS:
+        return bool(_PHONE.match(value))
     if ranges & NUMERIC_RANGES:
         return bool(NUMBER.match(value))
     if "boolean" in ranges:

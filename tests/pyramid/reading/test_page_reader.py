@@ -853,3 +853,90 @@ def test_a_column_most_of_whose_items_are_what_it_is_read_as_keeps_its_odd_ones(
     readings = reader.read_all(pages)
     assert not any(label == "formation" for label, _ in reader.value_means), reader.value_means
     assert "tidal mapping" in facts(readings[8]).get("has_position", []), readings[8].facts
+
+
+# ------------------------------------------------------------------ prose-first pages (issue 40)
+def test_a_question_and_its_answer_on_one_line_are_a_field(museum):
+    """An FAQ written question, then answer, on one line: the question is the label, the answer its value
+    (without its article)."""
+    text = "Which gallery shows it? The Gallery of Northern Light.\nWhat is it made of? Oil on canvas."
+    got = facts(museum.read("Harbour at Dusk", text))
+    assert got.get("displayed_in") == ["Gallery of Northern Light"] and got.get("medium") == ["Oil on canvas"]
+
+
+def test_an_interview_in_the_first_person(polyu):
+    """Q:/A: marks say who speaks; the answer is a sentence about the page's entity ("I")."""
+    text = "Meet the team\n\nQ: What is your job here?\nA: I am a Senior Lecturer in the Department of Marine Cartography."
+    got = facts(polyu.read("Dr Wen-Li Haraldsen", text))
+    assert got.get("has_position") == ["Senior Lecturer"]
+    assert got.get("works_for") == ["Department of Marine Cartography"]
+
+
+def test_a_predicative_as_and_a_relational_noun_say_the_role(polyu):
+    """"joined X as Y", "holds the post of Y at X": Y is what the entity is (its role), X where it works."""
+    joined = facts(polyu.read("Dr Wen-Li Haraldsen", "Dr Wen-Li Haraldsen joined the Department of Marine "
+                                                     "Cartography as Principal Lecturer. Her research covers tidal "
+                                                     "mapping."))
+    assert joined.get("has_position") == ["Principal Lecturer"]
+    assert joined.get("works_for") == ["Department of Marine Cartography"]
+    held = facts(polyu.read("Dr Wen-Li Haraldsen", "She holds the post of Chief Hydrographer at the Department "
+                                                   "of Marine Cartography. Her research covers tidal mapping."))
+    assert held.get("has_position") == ["Chief Hydrographer"]
+
+
+def test_a_blank_line_ends_a_heading_and_a_run_in_heading_is_no_part_of_the_sentence(polyu):
+    segments, sentences = polyu.segments("Dr Wen-Li Haraldsen", "About my work\n\nI teach in the Department of Marine "
+                                                                "Cartography.\nResearch. My projects look at tidal mapping.")
+    said = [(s.context, s.value) for s in segments]
+    assert ("teach in", "Department of Marine Cartography") in said and ("projects look at", "tidal mapping") in said
+    assert sentences[0] == "About my work."  # its own sentence: the heading does not run into the next one
+    # "What is Dr." is no heading: the abbreviation belongs to the name after it
+    segments, _ = polyu.segments("Dr. Wen-Li Haraldsen", "What is Dr. Wen-Li Haraldsen's role?\nPrincipal Lecturer")
+    assert [(s.context, s.value) for s in segments] == [("What is role", "Principal Lecturer")]
+
+
+def test_the_surname_alone_stands_for_a_person_named_without_a_class_word(polyu):
+    text = "Colleagues met the survey team at the harbour open day.\n\nHaraldsen teaches in the Department of Marine Cartography."
+    segments, _ = polyu.segments("Dr Wen-Li Haraldsen", text)
+    assert [(s.context, s.value) for s in segments] == [("teaches in", "Department of Marine Cartography")]
+    # a department's page: a word of its name alone is no stand-in for it
+    segments, _ = polyu.segments("Department of Marine Cartography", "Cartography draws on the Faculty of Ocean Studies.")
+    assert segments == []
+
+
+def test_an_answer_listing_topics_is_a_list_though_a_participle_is_in_it(polyu):
+    """A verbless answer ending in a full stop is a list of values; "charts made using altimetry" holds
+    participles, not a clause's verb."""
+    text = ("Q: What keeps you busy?\nA: Mostly tidal mapping, seabed sonar imaging, charts made using satellite "
+            "altimetry and storm surge forecasting.")
+    segments, _ = polyu.segments("Dr Wen-Li Haraldsen", text)
+    assert [(s.kind, s.value) for s in segments] == [
+        ("field", "tidal mapping, seabed sonar imaging, charts made using satellite altimetry and storm surge forecasting")]
+
+
+def test_a_relation_said_with_a_preposition_of_topic_is_not_one_named_with_another(polyu):
+    """"published on" names topics; a property named "published in" holds venues: the verb alone does not
+    link them. "works in" and "works for" stay one relation."""
+    got = facts(polyu.read("Dr Wen-Li Haraldsen", "Dr Wen-Li Haraldsen works in the Department of Marine "
+                                                  "Cartography. She has published on tidal mapping and storm surge "
+                                                  "forecasting."))
+    assert got.get("works_for") == ["Department of Marine Cartography"]
+    assert "has_published_in" not in got, got
+
+
+def test_a_bio_in_prose_against_a_schema_with_ranks_as_classes(embedder):
+    """The shipped academic schema makes ranks classes (Lecturer ⊑ … ⊑ staff): "X is a lecturer" says the
+    entity's class and its position, not a thing it links to; "Her research interests are a and b" says
+    what the noun of hers is; a property named for an e-mail address takes no "PhD"."""
+    from conftest import ROOT
+
+    reader = PageReader(Vocab.from_schema(Schema.load(ROOT / "ontology_schemas" / "academic.ttl")), embedder)
+    r = reader.read("Dr Ines Marlow", "Dr Ines Marlow is a lecturer in the Department of Marine Cartography. Her "
+                                      "research interests are tidal mapping and sonar imaging. She received her PhD "
+                                      "from Aalto University in 2011.")
+    got = facts(r)
+    assert r.cls.endswith("/Lecturer"), r.cls
+    assert got.get("has_position") == ["lecturer"] and got.get("works_for") == ["Department of Marine Cartography"]
+    interests = " ; ".join(got.get("has_research_interest", []))
+    assert "tidal mapping" in interests and "sonar imaging" in interests, got
+    assert "has_email" not in got and "colleague_of" not in got, got
