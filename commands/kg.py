@@ -27,7 +27,7 @@ def build(workspace: WorkspaceArg,
           limit: Annotated[int | None, typer.Option(min=1, help="first N documents only")] = None) -> None:
     """Extract triples from the workspace's documents (new or changed ones); resumable."""
     from pyramid.kg.extractors import AUTO, TRIPLE_EXTRACTORS, check, choose
-    from pyramid.ontology.extractors import reads_pages
+    from pyramid.ontology.extractors import BY_SHAPE, reads_pages
     from pyramid.progress import RichProgress
 
     session = open_session(workspace)
@@ -38,7 +38,8 @@ def build(workspace: WorkspaceArg,
         wants = reads_pages(session.settings.ontology.extract_method) if requested == AUTO else \
             bool(TRIPLE_EXTRACTORS.get(requested).option("reads_pages", False))
         readings = session.readings(progress) if wants else None
-        chosen = choose(requested, session.llm, can_read=readings is not None)  # the one place that decides auto
+        chosen = choose(requested, session.llm, can_read=readings is not None,  # the one place that decides auto
+                        by_shape=session.settings.ontology.extract_method == BY_SHAPE)
         r = session.kg.build(session.llm, mode=chosen, progress=progress, limit=limit, readings=readings)
     res = r.loaded.resolution
     out.print(f"{r.documents} documents loaded ({r.documents_removed} removed), {r.chunks} chunks: "

@@ -219,14 +219,15 @@ def choose_extraction(session: Session, request: BuildRequest, *, with_kg: bool 
     the instance method takes their reading; the KG mode (auto: read when there is a reading, else by
     the model) is settled here and the layers take it as it is."""
     from pyramid.kg.extractors import choose
-    from pyramid.ontology.extractors import reads_pages
+    from pyramid.ontology.extractors import BY_SHAPE, reads_pages
 
-    if reads_pages(session.settings.ontology.extract_method):
+    method = session.settings.ontology.extract_method
+    if reads_pages(method):
         request.readings = session.readings(request.progress, request.schema)
     assert request.llm is not None
     if with_kg:
         request.kg_mode = choose(request.kg_mode or session.settings.kg.mode, request.llm,
-                                 can_read=request.readings is not None)
+                                 can_read=request.readings is not None, by_shape=method == BY_SHAPE)
 
 
 def build_pyramid(session: Session, docs: list[Document] | None = None, *, schema: Path | None = None,

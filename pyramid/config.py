@@ -113,8 +113,9 @@ class KGSettings(BaseModel):
         "paper); single = one structured call per chunk; rules = deterministic sentence rules, no model; "
         "grounded = rules plus one enum-constrained call per sentence the rules cannot read; auto = grounded "
         "for the tiny default model (best F1 in `polyrag bench extraction`), else cascade; read = the triples of "
-        "the pages' schema-aware reading (ontology.extract_method = read), no model; auto picks read when the "
-        "workspace has a schema")
+        "the pages' schema-aware reading (ontology.extract_method = read), no model; by-shape = read for pages "
+        "about one entity, grounded/cascade for other text; auto picks by-shape when ontology.extract_method is "
+        "auto and the workspace has a schema, read when it is read")
     chunk_size: int = Field(300, ge=8, description="S for KG extraction chunks")
     chunk_overlap: int = Field(100, ge=0, description="O for KG extraction chunks")
     k: int = Field(10, ge=1, description="triples retrieved for a question")
@@ -155,7 +156,9 @@ class OntologySettings(BaseModel):
     extract_min_grounding: float = Field(0.5, ge=0, le=1, description="f_ins: an extracted name or value is "
                                          "kept when this share of its words occurs in the chunk")
     extract_method: str = Field(
-        "grounded", description="f_ins (pyramid/ontology/extractors/, or a plug-in's): read = each page read against "
+        "auto", description="f_ins (pyramid/ontology/extractors/, or a plug-in's): auto = each document by its shape "
+        "(pyramid/reading/shape.py): a page about one entity (titled by a name, its entity of a schema class) is "
+        "read, any other text grounded; the KG follows (kg.mode auto); read = each page read against "
         "the schema (pyramid/reading/: "
         "fields, lists and tables linked to properties by meaning, prose by spaCy's dependency parser), no model, "
         "the KG's triples from the same reading (kg.mode auto) — best on pages about one entity each (`polyrag "

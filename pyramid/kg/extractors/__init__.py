@@ -5,6 +5,7 @@
     rules.py     sentences read without a model (the dependency parse, or the surface rules)
     grounded.py  the rules, plus one enum-constrained call per sentence they cannot read
     read.py      the pages' schema-aware reading, the ontology's own (no model)
+    by_shape.py  each document by its shape: read for pages about one entity, by sentence for the rest
     base.py      the TripleExtractor protocol, its job and result, the chunk-by-chunk base
 
 `TRIPLE_EXTRACTORS.get(name).build(llm, kg_settings)` makes one; `choose(requested, llm, can_read=)`
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 AUTO = "auto"
 TRIPLE_EXTRACTORS: Registry = Registry(
     "KG extraction mode", setting="kg.mode", param="kg_mode", group="polyrag.triple_extractors",
-    builtins=tuple(f"pyramid.kg.extractors.{m}" for m in ("cascade", "single", "grounded", "rules", "read")))
+    builtins=tuple(f"pyramid.kg.extractors.{m}" for m in ("cascade", "single", "grounded", "rules", "read", "by_shape")))
 
 
 def check(requested: str) -> None:
@@ -34,13 +35,16 @@ def check(requested: str) -> None:
         TRIPLE_EXTRACTORS.get(requested, extra=(AUTO,))
 
 
-def choose(requested: str, llm: LLM, *, can_read: bool = False) -> str:
-    """The extraction mode for `requested` (refused when unknown): auto is read when a schema can be
-    read against (`can_read`: no model, the ontology's reading), else grounded for the tiny default
-    model (best F1 in `bench extraction`, reports/extraction.md), else cascade."""
+def choose(requested: str, llm: LLM, *, can_read: bool = False, by_shape: bool = False) -> str:
+    """The extraction mode for `requested` (refused when unknown): auto is by-shape when the instances
+    are chosen by each document's shape (`by_shape`), read when a schema can be read against
+    (`can_read`: no model, the ontology's reading), else grounded for the tiny default model (best F1
+    in `bench extraction`, reports/extraction.md), else cascade."""
     from pyramid.summarise import is_tiny_default
 
     check(requested)
     if requested == AUTO:
-        return "read" if can_read else "grounded" if is_tiny_default(llm) else "cascade"
+        if can_read:
+            return "by-shape" if by_shape else "read"
+        return "grounded" if is_tiny_default(llm) else "cascade"
     return requested

@@ -4,6 +4,7 @@
     chunk.py     one structured call per chunk over the class-attribute pairs nearest it (the paper)
     grounded.py  sentences read by rule, linked by meaning and types; the model for close calls only
     read.py      the pages' schema-aware reading (pyramid.reading), no model; the KG reads it too
+    auto.py      each document by its shape (pyramid.reading.shape): read for pages, grounded for the rest
     linker.py    names → existing IRIs (label index, then embeddings) or new ones
     base.py      the InstanceExtractor protocol, its job, the facts, the report, the chunk journal
 
@@ -16,9 +17,10 @@ from __future__ import annotations
 
 from pyramid.plugins import Registry
 
+BY_SHAPE = "auto"   # the method that reads each document by its shape; the KG's auto follows it
 INSTANCE_EXTRACTORS: Registry = Registry(
     "instance extraction method", setting="ontology.extract_method", group="polyrag.instance_extractors",
-    builtins=tuple(f"pyramid.ontology.extractors.{m}" for m in ("grounded", "chunk", "read")))
+    builtins=tuple(f"pyramid.ontology.extractors.{m}" for m in ("grounded", "chunk", "read", "auto")))
 
 
 def reads_pages(method: str) -> bool:

@@ -1,5 +1,5 @@
-"""`ontology.extract_method = grounded` (the default): f_ins without the one call per chunk, a schema-aware
-reading that needs the model only for close calls:
+"""`ontology.extract_method = grounded` (`auto` takes it for text that is no page about one entity):
+f_ins without the one call per chunk, a schema-aware reading that needs the model only for close calls:
 
     chunk ─ pyramid/reading (rules, names): sentences, pronouns → the document's main entity, rule triples
           ─ typing from cues, not from the model: Dr/Prof → staff classes, "is an assistant professor"

@@ -1,0 +1,48 @@
+"""Which documents are read as pages about one entity and which by sentence (pyramid.reading.shape),
+and a default build that makes that choice per document for both layers. The build runs with a
+scripted model that has no replies: any model call fails the test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pyramid.reading.shape import names_one_thing
+
+PAGES = [
+    ("page-1", "Dr Wen-Li Haraldsen",
+     "Dr Wen-Li Haraldsen is a Senior Lecturer in the Department of Marine Cartography. She works on tidal mapping."),
+    ("page-2", "Department of Marine Cartography",
+     "The Department of Marine Cartography belongs to the Faculty of Ocean Studies."),
+    ("news-1", "Survey boat joins the fleet",
+     "A new survey boat joined the fleet of the Department of Marine Cartography this spring."),
+]
+
+
+def test_a_title_that_names_one_thing_has_no_finite_verb():
+    assert names_one_thing(["Dr Wen-Li Haraldsen", "Department of Marine Cartography", "MRN4410 Charting Reefs",
+                            "Survey boat joins the fleet", "Cartographers won the regional prize"]) == \
+        [True, True, True, False, False]
+    # a capitalised word is a name's, whatever the tagger says; a code names a thing however long its title
+    assert names_one_thing(["Prof. Ada MAN Sing", "MRN5120 Reading the Tides: How Harbours Shape the Coastal "
+                                                  "Charts and What the Surveys of the Estuary Show"]) == [True, True]
+
+
+def test_the_default_build_reads_pages_and_takes_other_text_by_sentence(workspace, embedder, shared_data):
+    from pyramid.build import build_pyramid
+    from pyramid.corpus import Document
+    from pyramid.llm import LLM
+    from pyramid.llm.scripted import ScriptedProvider
+    from pyramid.session import Session
+
+    s = Session(workspace, embedder=embedder)
+    assert s.settings.ontology.extract_method == "auto" and s.settings.kg.mode == "auto"  # the defaults
+    s.__dict__["llm"] = LLM(ScriptedProvider([], model="smollm2-135m-scripted"))  # the tiny default's choices
+    docs = [Document(i, text, {"title": t}) for i, t, text in PAGES]
+    r = build_pyramid(s, docs, schema=Path(shared_data) / "polyu_pages" / "polyu_schema.ttl")
+    steps = {x.step: x for x in r.steps}
+    assert steps["kg"].outcome.startswith("by-shape mode") and r.usage.calls == 0
+    assert "2 pages read, 1 documents by sentence" in steps["ontology.extract"].outcome
+    kg = {(t.subject.name, t.relation, t.object.name) for t in s.kg.store().iter_triples()}
+    assert ("Wen-Li Haraldsen", "works for", "Department of Marine Cartography") in kg  # from the page's reading
+    assert any(t[0] != "Wen-Li Haraldsen" and "boat" in t[0].lower() + t[2].lower() for t in kg), kg  # the news
+    s.kg.close()
