@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pyramid.embeddings import Embedder
+from pyramid.reading.english import FACT_WH_WORDS, MODALS
 from pyramid.summarise import sentences
 from pyramid.text_layer import Hit
 from pyramid.types import Citation
@@ -48,6 +49,9 @@ MAX_SENTENCE_WORDS = 80  # longer "sentences" (lists, unpunctuated text) are cut
 # the cited sentences, repeated back): it must stay at least this share as close in meaning to the
 # question as the best cited sentence is.
 REWRITE_KEEPS = 0.5
+# a fact question is answered by the sentence that answers it and at most this many in all; the other
+# chosen sentences stay as citations (a reader wants the fact, not a passage about everything near it)
+FACT_SENTENCES = 3
 
 Tokenize = Callable[[str], list[str]]
 
@@ -209,6 +213,36 @@ def framed(comp: Composition, frame: Frame) -> tuple[str, list[Citation]]:
         said.insert(0, split_sentences(best.hit.chunk.text)[best.position - 1])
     cites = [Citation(sentence=t, chunk_id=best.hit.chunk.id, doc_id=best.hit.chunk.doc_id) for t in said]
     return f"{frame.heading}: {' '.join(said)}", cites
+
+
+def asks_for_a_fact(question: str) -> bool:
+    """A question that opens with a wh-word asking for a thing, a person, a place or a time ("Which
+    subject covers X?", "Who leads Y?") or with "how many", and holds no modal ("Where can I find …"
+    asks for advice)."""
+    words = re.findall(r"[a-z']+", question.lower())
+    opens = bool(words) and (words[0] in FACT_WH_WORDS or words[:2] == ["how", "many"])
+    return opens and not MODALS & set(words)
+
+
+def leading(comp: Composition, n: int = FACT_SENTENCES) -> tuple[str, list[Citation]]:
+    """A fact question's extractive answer: the most relevant sentence first (after the one before it
+    in its chunk when it opens with a pronoun), then the next most relevant that name their subject, `n`
+    in all; every chosen sentence stays a citation, the answer's first."""
+    ranked = sorted(comp.chosen, key=lambda c: -c.relevance)
+    best = ranked[0]
+    said = [(best.text, best.hit)]
+    if _ANAPHOR.match(best.text) and best.position > 0:  # "It covers …": say what "it" is first
+        said.insert(0, (split_sentences(best.hit.chunk.text)[best.position - 1], best.hit))
+    for c in ranked[1:]:
+        if len(said) >= n:
+            break
+        # a further sentence that opens with a pronoun would name no one ("He works on …" from another page)
+        if c.text not in {t for t, _ in said} and not _ANAPHOR.match(c.text):
+            said.append((c.text, c.hit))
+    answer = {t for t, _ in said}
+    cites = [Citation(sentence=t, chunk_id=h.chunk.id, doc_id=h.chunk.doc_id) for t, h in said]
+    cites += [c for c in comp.citations if c.sentence not in answer]
+    return " ".join(t for t, _ in said), cites
 
 
 def added_words(answer: str, sources: list[str], tokenize: Tokenize) -> list[str]:

@@ -42,8 +42,10 @@ from querying.compose import (
     Tokenize,
     abstention_text,
     added_words,
+    asks_for_a_fact,
     compose,
     framed,
+    leading,
     off_question,
     question_frame,
     repetitive,
@@ -104,7 +106,8 @@ class TextAnswerer:
         else:
             frame = question_frame(question, self.text.tokenize)
             if mode == "extractive":
-                text, citations = framed(comp, frame) if frame else (comp.text, citations)
+                text, citations = framed(comp, frame) if frame else \
+                    leading(comp) if asks_for_a_fact(question) else (comp.text, citations)
             else:
                 text, citations = rewrite(question, comp, self.llm, self.text.tokenize, self.embedder, tracer,
                                           frame=frame)

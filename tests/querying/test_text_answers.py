@@ -323,3 +323,21 @@ def test_with_the_real_model_a_rewrite_never_holds_a_word_its_sources_lack(root,
         sources = [q, *(c.sentence for c in a.citations)]
         assert added_words(a.text, sources, s.text.tokenize) == []
     assert "22" in answerer(s).answer(Q_LAMP, mode="rewrite").text
+
+
+def test_a_fact_question_is_answered_by_its_best_sentence_and_two_more_at_most(root, embedder):
+    """"Which …?" asks for a fact: the answer leads with the sentence that answers it, says at most three
+    and none that opens with a pronoun from elsewhere; every chosen sentence stays cited. An advice
+    question ("Where can I …") and a "how" question get the passage."""
+    from querying.compose import asks_for_a_fact
+
+    s = session(root, embedder, answer_words=200)  # room for every sentence; no rules: a model call would raise
+    q = "Which lighthouse was built by the harbour board?"
+    a = answerer(s).answer(q, mode="extractive")
+    said = split_sentences(a.text)
+    assert said[0] == "The Kestrel Point lighthouse was built in 1873 by the harbour board." and len(said) <= 3
+    assert not any(t.startswith(("Its ", "It ")) for t in said[1:]), said
+    cited = [c.sentence for c in a.citations]
+    assert cited[:len(said)] == said and len(cited) > len(said)  # the rest stay as citations
+    assert asks_for_a_fact("Who leads the bakery?") and asks_for_a_fact("How many towers are there?")
+    assert not asks_for_a_fact("Where can I buy rye bread?") and not asks_for_a_fact("How do glaciers retreat?")
