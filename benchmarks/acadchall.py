@@ -149,15 +149,19 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
     def block(rs: list[dict]) -> dict[str, Any]:
         layers: dict[str, int] = defaultdict(int)
+        wrong: dict[str, int] = defaultdict(int)   # per layer: answered, and nothing it names is right
         for r in rs:
             layers[r["layer"]] += 1
+            if r["answered"] and r["f1"] == 0.0:
+                wrong[r["layer"]] += 1
         out = {"questions": len(rs), "precision": mean("precision", rs), "recall": mean("recall", rs),
                "f1": mean("f1", rs), "answered": mean("answered", rs), "llm_calls": mean("llm_calls", rs),
                "tokens": mean("tokens", rs), "seconds": mean("seconds", rs),
                "seconds_p50": float(statistics.median([r["seconds"] for r in rs])) if rs else 0.0,
                "median_llm_calls": float(statistics.median([r["llm_calls"] for r in rs])) if rs else 0.0,
                "median_llm_calls_answered": float(statistics.median([r["llm_calls"] for r in rs if r["answered"]]))
-               if any(r["answered"] for r in rs) else 0.0, "layers": dict(layers)}
+               if any(r["answered"] for r in rs) else 0.0, "layers": dict(layers), "wrong": dict(wrong),
+               "wrong_rate": sum(wrong.values()) / len(rs) if rs else 0.0}
         if any("open_f1" in r for r in rs):
             out["open_f1"] = mean("open_f1", [r for r in rs if "open_f1" in r])
         return out
@@ -336,7 +340,9 @@ def markdown(d: dict[str, Any]) -> str:
     lines = [f"# AcadChall {d.get('source', 'questions_dev.jsonl')} — layers: {'+'.join(d['layers'])} "
              f"({d['mode']} mode), LLM {d['llm']}", "",
              md_table(head, [row("**all**", o)] + [row(t, b) for t, b in d["templates"].items()]), "",
-             (f"Answered at: {', '.join(f'{k} {v}' for k, v in sorted(o['layers'].items()))}; LLM calls per "
+             (f"Answered at: {', '.join(f'{k} {v}' for k, v in sorted(o['layers'].items()))}; wrong (answered, "
+              f"F1 0): {', '.join(f'{k} {v}' for k, v in sorted(o.get('wrong', {}).items())) or 'none'} "
+              f"({o.get('wrong_rate', 0.0):.1%} of questions; unanswered counted apart, as 'none'); LLM calls per "
               f"question: median {o.get('median_llm_calls', 0.0):.1f}, mean {o['llm_calls']:.2f}; seconds per "
               f"question in-process: p50 {o.get('seconds_p50', 0.0) * 1000:.0f} ms; a fresh `polyrag ask` process: "
               f"{d.get('cold_ask_seconds') or 0:.2f} s wall (median of 3); one-off setup in this process "

@@ -442,10 +442,11 @@ def _num(v: Any) -> Any:
 def _answers(runs: dict[str, Any]) -> list[str]:
     """The overall table of one way of answering, then its per-template table per file."""
     lines = [md_table(["file", "questions", "precision", "recall", "F1", "answered", "answered at",
-                       "LLM calls/q (mean)", "median", "s/q"],
+                       "wrong (answered, F1 0)", "LLM calls/q (mean)", "median", "s/q"],
                       [[f, a["overall"]["questions"], a["overall"]["precision"], a["overall"]["recall"],
                         a["overall"]["f1"], a["overall"]["answered"],
                         ", ".join(f"{k} {v}" for k, v in sorted(a["overall"]["layers"].items())),
+                        ", ".join(f"{k} {v}" for k, v in sorted(a["overall"].get("wrong", {}).items())) or "none",
                         a["overall"]["llm_calls"], a["overall"]["median_llm_calls"], a["overall"]["seconds"]]
                        for f, a in runs.items()]), ""]
     for f, a in runs.items():
