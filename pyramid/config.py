@@ -156,7 +156,7 @@ class OntologySettings(BaseModel):
     extract_min_grounding: float = Field(0.5, ge=0, le=1, description="f_ins: an extracted name or value is "
                                          "kept when this share of its words occurs in the chunk")
     extract_method: str = Field(
-        "auto", description="f_ins (pyramid/ontology/extractors/, or a plug-in's): auto = each document by its shape "
+        "grounded", description="f_ins (pyramid/ontology/extractors/, or a plug-in's): auto = each document by its shape "
         "(pyramid/reading/shape.py): a page about one entity (titled by a name, its entity of a schema class) is "
         "read, any other text grounded; the KG follows (kg.mode auto); read = each page read against "
         "the schema (pyramid/reading/: "

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from pyramid.normalise import fold, name_key, strip_titles
+from pyramid.normalise import codes_in, fold, name_key, strip_titles
 from pyramid.reading.class_words import ClassWords
 from pyramid.reading.english import (
     ABBREVIATIONS,
@@ -222,6 +222,8 @@ class PageSegmenter:
         if fold(line).startswith(fold(title)) and len(fold(title)) > SHORT_TITLE_CHARS:
             return None  # the line opens with the page's name ("AF3S01 Service-Learning: Financial …")
         m = _FIELD.match(line)
+        if m and _own_code(m.group(1), title):
+            return None  # "AAE3001: Fundamentals of …" on that subject's page opens with its name, not a label
         if m and _label_like(m.group(1)) and not _sentence_start(m.group(1), title):
             return m.group(1).strip(), m.group(2).strip()
         # "Position - Professor": a spaced hyphen parts a label from its value when the left side reads as a
@@ -231,6 +233,12 @@ class PageSegmenter:
                 float(self.meaning.sims(m.group(1)).max()) >= MIN_SIMILARITY:
             return m.group(1).strip(), m.group(2).strip()
         return None
+
+
+def _own_code(label: str, title: str) -> bool:
+    """The "label" is the page's own code (or codes): the page's name, said before its title."""
+    codes = set(codes_in(label))
+    return bool(codes) and codes <= set(codes_in(title)) and not set(fold(label).split()) - {fold(c) for c in codes}
 
 
 def _parts(line: str) -> list[str]:

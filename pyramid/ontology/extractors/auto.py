@@ -1,4 +1,4 @@
-"""`ontology.extract_method = auto` (the default): each document by its shape (pyramid.reading.shape) —
+"""`ontology.extract_method = auto`: each document by its shape (pyramid.reading.shape) —
 a page about one entity read against the schema (`read`, no model), any other text by sentence
 extraction (`grounded`, the model for close calls only). So a site's pages build fast and a news item
 or a story is still read sentence by sentence. The KG takes the same split (kg.mode auto → by-shape).

@@ -1,4 +1,4 @@
-"""`ontology.extract_method = grounded` (`auto` takes it for text that is no page about one entity):
+"""`ontology.extract_method = grounded` (the default; `auto` takes it for text that is no page about one entity):
 f_ins without the one call per chunk, a schema-aware reading that needs the model only for close calls:
 
     chunk ─ pyramid/reading (rules, names): sentences, pronouns → the document's main entity, rule triples

@@ -940,3 +940,13 @@ def test_a_bio_in_prose_against_a_schema_with_ranks_as_classes(embedder):
     interests = " ; ".join(got.get("has_research_interest", []))
     assert "tidal mapping" in interests and "sonar imaging" in interests, got
     assert "has_email" not in got and "colleague_of" not in got, got
+
+
+def test_a_line_that_opens_with_the_pages_own_code_is_no_field(polyu):
+    """A catalogue entry on the page "Charting Reefs (MRN4410)": "MRN4410: …" names the page, it labels
+    nothing — the sentences after it state the facts."""
+    r = polyu.read("Charting Reefs (MRN4410)", "MRN4410: Charting Reefs. Taught within the Department of Marine "
+                                               "Cartography. A level 3 subject worth 4 credits.")
+    got = facts(r)
+    assert got.get("offered_by") == ["Department of Marine Cartography"], got
+    assert got.get("has_credit_value") == ["4"] and got.get("has_subject_level") == ["3"], got

@@ -27,15 +27,18 @@ def test_a_title_that_names_one_thing_has_no_finite_verb():
                                                   "Charts and What the Surveys of the Estuary Show"]) == [True, True]
 
 
-def test_the_default_build_reads_pages_and_takes_other_text_by_sentence(workspace, embedder, shared_data):
+def test_auto_reads_pages_and_takes_other_text_by_sentence(workspace, embedder, shared_data):
     from pyramid.build import build_pyramid
+    from pyramid.config import load_settings
     from pyramid.corpus import Document
     from pyramid.llm import LLM
     from pyramid.llm.scripted import ScriptedProvider
     from pyramid.session import Session
+    from pyramid.workspace import Workspace
 
-    s = Session(workspace, embedder=embedder)
-    assert s.settings.ontology.extract_method == "auto" and s.settings.kg.mode == "auto"  # the defaults
+    ws = Workspace(workspace.root, load_settings(workspace.root / "polyrag.toml", ontology={"extract_method": "auto"}))
+    s = Session(ws, embedder=embedder)
+    assert s.settings.kg.mode == "auto"  # the KG's default follows the instance method
     s.__dict__["llm"] = LLM(ScriptedProvider([], model="smollm2-135m-scripted"))  # the tiny default's choices
     docs = [Document(i, text, {"title": t}) for i, t, text in PAGES]
     r = build_pyramid(s, docs, schema=Path(shared_data) / "polyu_pages" / "polyu_schema.ttl")
