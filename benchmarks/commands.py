@@ -335,6 +335,46 @@ def bench_pages(
     out.print(bench.markdown(d))
 
 
+@app.command("domain")
+def bench_domain(
+        pages: Annotated[Path, typer.Option(help="pages JSONL (id, title, text; `about` and `layout` for scoring)")],
+        schema: Annotated[Path, typer.Option(help="the domain's OWL/RDFS schema")],
+        questions: Annotated[Path | None, typer.Option(help="questions JSONL: open (question, answer) or with "
+                                                          "options (question, options, answers)")] = None,
+        gold: Annotated[Path | None, typer.Option(help="gold instances (Turtle): extraction P/R per property")] = None,
+        extract_method: Annotated[str | None, typer.Option(help="ontology.extract_method for the build; default "
+                                                                "the settings' default")] = None,
+        workspace: Annotated[Path | None, typer.Option(help="workspace to (re)use; default "
+                                                          "reports/.cache/domain-NAME-ws")] = None,
+        name: Annotated[str | None, typer.Option(help="report name; default the pages' folder")] = None,
+        out_dir: REPORTS = Path("reports")) -> None:
+    """Any domain's pages and schema, built with the defaults and measured: extraction P/R per property
+    (with a gold graph), choice F1, open accuracy, wrong answers per layer, build and cold-ask seconds."""
+    from benchmarks import domain as bench
+    from pyramid.progress import RichProgress
+
+    with RichProgress(err) as progress:
+        d = bench.run(pages, schema, questions, out_dir, gold=gold, workspace=workspace,
+                      extract_method=extract_method, name=name, progress=progress)
+    out.print(bench.markdown(d))
+
+
+@app.command("make-domain")
+def bench_make_domain(
+        domain: Annotated[str, typer.Argument(help="a development domain of our own: hospital or films")],
+        out_dir: Annotated[Path, typer.Option("--out", help="folder to write schema.ttl, gold.ttl, pages.jsonl, "
+                                                           "questions.jsonl into")],
+        seed: Annotated[int, typer.Option(help="generation seed")] = 7) -> None:
+    """Write a development domain of our own (benchmarks/domains): its OWL schema, gold instances, pages in
+    several layouts and questions of several kinds, for `bench domain`."""
+    from benchmarks import domains
+
+    if domain not in domains.DOMAINS:
+        raise PolyragError(f"unknown domain '{domain}' ({', '.join(domains.DOMAINS)})")
+    files = domains.write(domains.generate(domain, seed), out_dir)
+    out.print("wrote " + ", ".join(str(f) for f in files.values()))
+
+
 @app.command("make-questions")
 def bench_make_questions(
         out_file: Annotated[Path, typer.Option("--out", help="JSONL file to write")],

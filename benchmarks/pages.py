@@ -293,12 +293,12 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
 
 
-def build_settings_digest() -> str:
-    """The settings a build depends on (defaults + POLYRAG_* environment), as a digest."""
+def build_settings_digest(overrides: Mapping[str, Mapping[str, Any]] = OVERRIDES) -> str:
+    """The settings a build depends on (defaults + POLYRAG_* environment + `overrides`), as a digest."""
     from pyramid.config import load_settings
 
     s = load_settings(None)
-    dump = {k: {**getattr(s, k).model_dump(mode="json"), **OVERRIDES.get(k, {})} for k in SETTING_SECTIONS}
+    dump = {k: {**getattr(s, k).model_dump(mode="json"), **overrides.get(k, {})} for k in SETTING_SECTIONS}
     return hashlib.sha256(json.dumps(dump, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -319,9 +319,11 @@ def select_pages(docs: Sequence, limit: int | None) -> list:
 
 
 def ensure_workspace(root: Path, pages_file: Path, schema_file: Path, *, limit: int | None = None,
-                     progress: Progress | None = None) -> tuple[Workspace, dict[str, Any]]:
-    """The workspace built from the pages (resumed when a build stopped half-way; rebuilt when the
-    pages, the schema, `limit` or the build settings changed); returns it with its build record."""
+                     progress: Progress | None = None,
+                     overrides: Mapping[str, Mapping[str, Any]] = OVERRIDES) -> tuple[Workspace, dict[str, Any]]:
+    """The workspace built from the pages with the default settings but `overrides` (resumed when a
+    build stopped half-way; rebuilt when the pages, the schema, `limit` or the build settings
+    changed); returns it with its build record."""
     from pyramid.build import build_pyramid
     from pyramid.config import render_default_toml
     from pyramid.corpus import load_documents
@@ -329,18 +331,18 @@ def ensure_workspace(root: Path, pages_file: Path, schema_file: Path, *, limit: 
     root, progress = Path(root), progress or NullProgress()
     want = {"pages": str(Path(pages_file).resolve()), "pages_sha256": _digest(pages_file),
             "schema": str(Path(schema_file).resolve()), "schema_sha256": _digest(schema_file),
-            "limit": limit, "settings": build_settings_digest(), "reader": reader_digest()}
+            "limit": limit, "settings": build_settings_digest(overrides), "reader": reader_digest()}
     stamp = root / STAMP
     old = json.loads(stamp.read_text(encoding="utf-8")) if stamp.exists() else None
     if old is not None and old.get("source") == want and old.get("status") == "built":
-        atomic_write_text(root / "polyrag.toml", render_default_toml(OVERRIDES))  # today's defaults, as it was built
+        atomic_write_text(root / "polyrag.toml", render_default_toml(overrides))  # today's defaults, as it was built
         return Workspace.open(root), json.loads((root / BUILD_RECORD).read_text(encoding="utf-8"))
     resumed = old is not None and old.get("source") == want
     if not resumed:
         clear_for_rebuild(root, stamp)
     ignore_cache_dir(root)
     ws = Workspace.open(root) if resumed else Workspace.init(root)
-    atomic_write_text(root / "polyrag.toml", render_default_toml(OVERRIDES))
+    atomic_write_text(root / "polyrag.toml", render_default_toml(overrides))
     ws = Workspace.open(root)
     atomic_write_text(stamp, json.dumps({"source": want, "status": "building"}))
     docs = select_pages(load_documents(pages_file, fmt="jsonl").documents, limit)

@@ -74,7 +74,7 @@ def _kg(session: Session, opts: AskOptions) -> Answerer:
 
 def _text(session: Session, opts: AskOptions) -> Answerer:
     from querying.k2rag import TextAnswerer
-    return TextAnswerer(session.text, session.llm, session.embedder, session.settings.query, session.meter)
+    return TextAnswerer(lambda: session.text, session.llm, session.embedder, session.settings.query, session.meter)
 
 
 REGISTRY: dict[LayerName, Callable[[Session, AskOptions], Answerer]] = {

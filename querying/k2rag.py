@@ -23,6 +23,7 @@ about what was asked.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Literal
 
@@ -75,8 +76,16 @@ class TextAnswerer:
 
     name: LayerName = "text"
 
-    def __init__(self, text: TextLayer, llm: LLM, embedder: Embedder, cfg: QuerySettings, meter: UsageMeter) -> None:
-        self.text, self.llm, self.embedder, self.cfg, self.meter = text, llm, embedder, cfg, meter
+    def __init__(self, text: TextLayer | Callable[[], TextLayer], llm: LLM, embedder: Embedder, cfg: QuerySettings,
+                 meter: UsageMeter) -> None:
+        # a callable: the layer is loaded (its BM25 index fitted) only when a question reaches it
+        self._text, self.llm, self.embedder, self.cfg, self.meter = text, llm, embedder, cfg, meter
+
+    @property
+    def text(self) -> TextLayer:
+        if callable(self._text):
+            self._text = self._text()
+        return self._text
 
     def answer(self, question: str, handover: Handover | None = None, *,
                options: list[str] | None = None, mode: TextAnswerMode | None = None) -> Answer:

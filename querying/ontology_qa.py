@@ -90,9 +90,11 @@ class OntologyAnswerer:
         return cls(session.ontology, session.llm, session.embedder, session.settings.ontology, session.meter,
                    session.ws.path("cache"), mode=mode)
 
-    def select(self, query: str) -> list[dict[str, str]]:
-        """SELECT through the layer's safe path (the read-only check, the query process, timeout, row cap)."""
-        return text_rows(self.layer.select(query, timeout_s=self.cfg.timeout_s, row_cap=self.cfg.row_cap))
+    def select(self, query: str, *, distinct: bool = False) -> list[dict[str, str]]:
+        """SELECT through the layer's safe path (the read-only check, the query process, timeout, row cap);
+        `distinct`: our own query, which removes repeated rows itself (no set copy of the graphs)."""
+        return text_rows(self.layer.select(query, timeout_s=self.cfg.timeout_s, row_cap=self.cfg.row_cap,
+                                           distinct=distinct))
 
     def uses(self, iris) -> Neighbourhood | None:
         """What the data joins these instances to (planning.records.Neighbourhood): their attributes and
@@ -101,11 +103,11 @@ class OntologyAnswerer:
         values = "VALUES ?a { " + " ".join(f"<{i}>" for i in list(iris)[:MAX_ANCHOR_IRIS]) + " }"
         try:
             # the anchors inside every branch: a branch is evaluated on its own, and one without them scans
-            rows = self.select(
-                f"SELECT DISTINCT ?p ?w ?c WHERE {{ "
-                f"{{ {values} ?a ?p ?o FILTER(isLiteral(?o)) BIND(\"attr\" AS ?w) }} UNION "
-                f"{{ {values} ?a ?p ?m FILTER(isIRI(?m) && ?p != <{RDF_TYPE}>) ?m a ?c BIND(\"out\" AS ?w) }} UNION "
-                f"{{ {values} ?m ?p ?a FILTER(?p != <{RDF_TYPE}>) ?m a ?c BIND(\"in\" AS ?w) }} }}")
+            query = (f"SELECT DISTINCT ?p ?w ?c WHERE {{ "
+                     f"{{ {values} ?a ?p ?o FILTER(isLiteral(?o)) BIND(\"attr\" AS ?w) }} UNION "
+                     f"{{ {values} ?a ?p ?m FILTER(isIRI(?m) && ?p != <{RDF_TYPE}>) ?m a ?c BIND(\"out\" AS ?w) }} UNION "
+                     f"{{ {values} ?m ?p ?a FILTER(?p != <{RDF_TYPE}>) ?m a ?c BIND(\"in\" AS ?w) }} }}")
+            rows = self.select(query, distinct=True)
         except (QueryTimeout, WorkspaceError):  # a hub too costly to list: the schema's paths serve; a refusal is raised
             return None
         links = self.context().links
@@ -199,7 +201,7 @@ class OntologyAnswerer:
             planner = ReadingPlanner(ctx.vocab, ctx.index, ctx.values, self.embedder, self.llm,
                                      margin=self.margin(), value_classes=ctx.value_classes)
             try:
-                draft = planner.draft(question, options, run=lambda p: self.select(self.compile(p, ctx)),
+                draft = planner.draft(question, options, run=lambda p: self.select(self.compile(p, ctx), distinct=True),
                                       uses=self.uses)
                 rec.input.update(draft.trace())
                 rec.outcome = "planned" if draft.plan else f"no plan: {draft.reason}"
@@ -230,7 +232,7 @@ class OntologyAnswerer:
         failed = None
         with tracer.step("ontology.run", "ontology") as rec:
             try:
-                rows = rows if rows is not None else self.select(query)
+                rows = rows if rows is not None else self.select(query, distinct=plan is not None)
                 rec.outcome = f"{len(rows)} rows"
             except PolyragError as err:
                 rec.outcome, failed = f"error: {err}", err
@@ -335,6 +337,15 @@ _EXPLAIN = {"empty": "The ontology has no answer to this question.",
             "no option": "The ontology's answers match none of the options."}
 
 
+def _number(text: str) -> float | None:
+    """An option or a count as a number ("3", "3.0", "3 units"); None when it does not start with one."""
+    head = text.strip().split(" ", 1)[0].replace(",", "")
+    try:
+        return float(head)
+    except ValueError:
+        return None
+
+
 def _verdict(rows: list[dict[str, str]], plan: QueryPlan | None, options: list[str] | None,
              option_links: list[list[LabelLink]], max_rows: int) -> tuple[str, bool, list[int] | None]:
     """(outcome, answered, selected options) from the rows and the `ontology.max_rows` rule."""
@@ -343,7 +354,12 @@ def _verdict(rows: list[dict[str, str]], plan: QueryPlan | None, options: list[s
     if plan is not None and plan.returns and not any(k.startswith("r") for r in rows for k in r):
         return "empty: the asked attribute is not stored", False, None  # the subject found, its value not
     if plan is not None and plan.count:
-        return next(iter(rows[0].values()), "0"), True, None
+        count = next(iter(rows[0].values()), "0")
+        if not options:
+            return count, True, None
+        # the options that are this number; none of them: the count answers no option here
+        chosen = [i for i, o in enumerate(options) if _number(o) is not None and _number(o) == _number(count)]
+        return (count, True, chosen) if chosen else (f"no option: the count is {count}", False, None)
     answers = _group(rows)
     if len(answers) > max_rows:
         return f"too broad: {len(answers)} answers > {max_rows}", False, None

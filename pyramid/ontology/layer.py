@@ -347,15 +347,16 @@ class OntologyLayer:
 
     # ------------------------------------------------------------------ reading
     def query(self, query: str, *, timeout_s: float | None = None, row_cap: int | None = None,
-              graphs: list[str] | None = None, typed: bool = False) -> QueryResult:
-        """A user's or a question's query (checked, timed, capped); `typed`: W3C bindings, for serialising."""
+              graphs: list[str] | None = None, typed: bool = False, distinct: bool = False) -> QueryResult:
+        """A user's or a question's query (checked, timed, capped); `typed`: W3C bindings, for serialising;
+        `distinct`: the query removes repeated rows itself (see OntologyStore.run_query)."""
         return self.store.run_query(query, timeout_s=timeout_s or self.settings.timeout_s,
                                     row_cap=row_cap or self.settings.row_cap, prefixes=self.prefixes, graphs=graphs,
-                                    typed=typed)
+                                    typed=typed, distinct=distinct)
 
     def select(self, query: str, *, timeout_s: float | None = None, row_cap: int | None = None,
-               graphs: list[str] | None = None) -> list[dict[str, Any]]:
-        return self.query(query, timeout_s=timeout_s, row_cap=row_cap, graphs=graphs).rows
+               graphs: list[str] | None = None, distinct: bool = False) -> list[dict[str, Any]]:
+        return self.query(query, timeout_s=timeout_s, row_cap=row_cap, graphs=graphs, distinct=distinct).rows
 
     def select_trusted(self, query: str) -> Rows:
         """Our own fixed queries (labels, types, stats): in-process, no worker round trip, no safety

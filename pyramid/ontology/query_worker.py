@@ -307,7 +307,7 @@ class QueryWorker:
 
     def run(self, query: str, *, timeout_s: float, row_cap: int | None, prefixes: dict[str, str] | None,
             graphs: list[str] | None, generation: str | None, typed: bool = False, triples: int = 0,
-            disjoint: list[str] | None = None) -> QueryResult:
+            disjoint: list[str] | None = None, distinct: bool = False) -> QueryResult:
         """`triples`: how many the graphs hold (the registry's count), to judge whether a set copy fits;
         `disjoint`: graphs that share no triple with the others (a fresh inferred graph), left out of
         the check for a triple held twice."""
@@ -317,7 +317,8 @@ class QueryWorker:
             # while it opens one (see OntologyStore._open): a fresh child, a moment later, a few times.
             for wait in (0.0, 0.1, 0.3, None):
                 try:
-                    self._prepare(graphs, generation, triples, disjoint or [])
+                    if not distinct:  # a query that drops repeats itself reads the union as a bag
+                        self._prepare(graphs, generation, triples, disjoint or [])
                     return self._run(query, timeout_s, row_cap, prefixes, graphs, generation, typed)
                 except _StoreChanged as err:
                     self.close()

@@ -120,9 +120,10 @@ class RemoteStore(GraphRegistry):
         return QueryResult(reply.kind, reply.variables, rows, reply.truncated, ms)
 
     def run_query(self, query: str, *, timeout_s: float, row_cap: int | None, prefixes: dict[str, str] | None = None,
-                  graphs: list[str] | None = None, typed: bool = False) -> QueryResult:
+                  graphs: list[str] | None = None, typed: bool = False, distinct: bool = False) -> QueryResult:
         """A user's or a question's query: checked read-only here, then sent to the query endpoint only,
-        stopped after timeout_s, capped at row_cap."""
+        stopped after timeout_s, capped at row_cap (`distinct` changes nothing: the server keeps its own
+        default graph)."""
         from pyramid.ontology.safety import check_query
 
         check_query(query, prefixes)

@@ -237,8 +237,10 @@ class OntologyStore(GraphRegistry):
             yield self._open(read_only=True)
 
     def run_query(self, query: str, *, timeout_s: float, row_cap: int | None, prefixes: dict[str, str] | None = None,
-                  graphs: list[str] | None = None, typed: bool = False) -> QueryResult:
-        """A user's or a question's query: checked read-only, killed after timeout_s, capped at row_cap."""
+                  graphs: list[str] | None = None, typed: bool = False, distinct: bool = False) -> QueryResult:
+        """A user's or a question's query: checked read-only, killed after timeout_s, capped at row_cap.
+        `distinct`: the query removes repeated rows itself (SELECT DISTINCT, COUNT(DISTINCT)), so the
+        union of the graphs may stay a bag and no set copy is made (a fresh process answers at once)."""
         from pyramid.ontology.safety import check_query
 
         check_query(query, prefixes)
@@ -257,7 +259,8 @@ class OntologyStore(GraphRegistry):
         try:
             return self._worker.run(query, timeout_s=timeout_s, row_cap=row_cap, prefixes=prefixes,
                                     graphs=[g.iri for g in chosen] if where else [], generation=registry["generation"],
-                                    typed=typed, triples=sum(g.triples for g in chosen), disjoint=disjoint)
+                                    typed=typed, triples=sum(g.triples for g in chosen), disjoint=disjoint,
+                                    distinct=distinct)
         except _StoreChanged:
             # The store failed in the worker twice: if it does not even open here, say it is damaged.
             if where is not None:

@@ -9,10 +9,11 @@ import re
 from dataclasses import replace
 
 from pyramid.normalise import fold
+from pyramid.reading.english import POSSESSIVES, PREDICATIVE_AS
 from pyramid.reading.entity_class import EntityClassifier
 from pyramid.reading.linking import FactLinker
 from pyramid.reading.meaning import PropertyMeaning
-from pyramid.reading.page import Page, PageReading, ReadFact
+from pyramid.reading.page import Page, PageReading, ReadFact, Segment
 from pyramid.reading.terms import LABEL_LIKE, fits_class, named_iri
 from pyramid.vocab import Vocab, local_name
 
@@ -38,11 +39,18 @@ class PageAssembler:
     def link(self, page: Page) -> PageReading:
         """The page's entity, its class and the facts the page states about it."""
         title = page.title
-        options = [(seg, o) for seg in page.segments for o in self.linker.candidates(seg, title)]
-        # "X is an assistant professor": what the sentences say the entity is
-        said = [k for seg in page.segments if seg.kind == "prose" and seg.context == seg.value
-                and (k := self.linker.words.kind_said(seg.value))]
-        cls = self.classifier.entity_class(title, [o for _, o in options], said)
+        # what the page says the entity is ("X is an assistant professor", "Type: outpatient clinic"):
+        # said of its kind — a value it has (a position) maybe, never a thing it links to
+        said = {n: k for n, seg in enumerate(page.segments) if (k := self.kind_said(seg))}
+        kinds = {n: cls for n, (cls, stated) in said.items() if stated}
+        options = []
+        for n, seg in enumerate(page.segments):
+            for opts in self.linker.candidates(seg, title):
+                kept = [(sc, f) for sc, f in opts if not (n in kinds and f.is_object)]
+                if kept:
+                    options.append((seg, kept))
+        cls = self.classifier.entity_class(title, [o for _, o in options], [c for c, _ in said.values()],
+                                           list(kinds.values()))
         # a name, title or code has one value: the segment that says it best keeps it, the others
         # take their next reading
         best_named: dict[str, float] = {}
@@ -68,6 +76,21 @@ class PageAssembler:
             if f.is_object and f.value_class:
                 out.mentions.setdefault(f.value, f.value_class)
         return out
+
+    def kind_said(self, seg: Segment) -> tuple[str, bool] | None:
+        """The class a segment says the entity is, and whether it states it: a copula's complement or a
+        predicative "as" whose head word is a class's ("is an assistant professor", "works as a nurse"),
+        a field's value that is a class's name word for word ("Type: outpatient clinic") state it; a line
+        of a card or a heading that is a class's word ("## Faculty") only hints at it."""
+        words = self.linker.words
+        if seg.value.split()[:1] and seg.value.split()[0].lower() in POSSESSIVES:
+            return None  # "its lead clinician": a role held in the entity, said of someone else
+        stated = seg.kind == "field" or seg.complement or seg.context.split()[-1:] == [PREDICATIVE_AS]
+        if seg.kind == "prose" and (seg.context == seg.value or stated):
+            cls = words.kind_said(seg.value) or words.named_exactly(seg.value)
+        else:
+            cls = words.named_exactly(seg.value)
+        return (cls, stated) if cls else None
 
     def description(self, title: str, cls: str | None, rest: list[str], facts: list[ReadFact]) -> list[ReadFact]:
         """The sentences that state no fact, together, for the class's property that means a

@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 
 from pyramid.normalise import codes_in, fold, name_key
-from pyramid.reading.english import NAME_HEAD_PREPOSITIONS
+from pyramid.reading.english import ARTICLES, ARTICLES_INDEFINITE, NAME_HEAD_PREPOSITIONS
 from pyramid.reading.values import MAX_ITEM_WORDS
 from pyramid.vocab import Vocab, word_forms
 
@@ -21,13 +21,15 @@ class ClassWords:
     def __init__(self, vocab: Vocab, titles: dict[str, str]) -> None:
         self.vocab = vocab
         self.titles = titles    # name key → page title, for every page of the corpus
-        self.by_class = {c.iri: {min(word_forms(w), key=len) for w in fold(c.words).split()}
-                         for c in vocab.classes}
+        # each class's names as word sets: its label's, its local name's ("screen actor", "actor")
+        self.by_name = {c.iri: [ws for n in c.names if (ws := _stems(n))] for c in vocab.classes}
+        self.by_class = {c: set().union(*sets) for c, sets in self.by_name.items()}
 
     def class_word(self, text: str) -> str | None:
-        """The most specific class whose word the text holds ("Department of …" → DEPARTMENT)."""
-        words = {min(word_forms(w), key=len) for w in fold(text).split()}
-        named = [c for c, ws in self.by_class.items() if ws and ws <= words]
+        """The most specific class one of whose names the text holds ("Department of …" → DEPARTMENT;
+        "actor" → a class labelled "screen actor" whose local name is Actor)."""
+        words = _stems(text)
+        named = [c for c, sets in self.by_name.items() if any(ws <= words for ws in sets)]
         return max(named, key=lambda c: len(self.vocab.ancestors(c))) if named else None
 
     def kind_said(self, complement: str) -> str | None:
@@ -35,8 +37,30 @@ class ClassWords:
         class's own ("assistant professor" → an assistant professor class; "professor and head" → the
         professor class; not "faculty member", whose head is "member")."""
         first = re.split(r",|\band\b|\bor\b", fold(complement))[0].split()
-        cls = self.class_word(" ".join(first)) if first else None
+        if not first or relational(" ".join(first), self.class_word):  # "head of department": a role in one
+            return None
+        cls = self.class_word(" ".join(first))
         return cls if cls and min(word_forms(first[-1]), key=len) in self.by_class[cls] else None
+
+    def head_named(self, title: str) -> str | None:
+        """The class whose name's head word is the title's last word ("Golden Heron Prize" → the class
+        named "festival prize"; "Walnut Unit" → the one named "ward or unit"): English puts a name's kind
+        last. Of several classes with that head (hospital, general hospital), the most general."""
+        words = fold(title).split()
+        if len(words) < 2:
+            return None
+        last = min(word_forms(words[-1]), key=len)
+        heads = [c.iri for c in self.vocab.classes
+                 if any(alt.split() and min(word_forms(alt.split()[-1]), key=len) == last
+                        for n in c.names for alt in re.split(r"\bor\b|/|,", fold(n)))]
+        return min(heads, key=lambda c: len(self.vocab.ancestors(c))) if heads else None
+
+    def named_exactly(self, value: str) -> str | None:
+        """The class a value is, word for word, a name of ("Type: outpatient clinic", "Role: a nurse"):
+        its label, its local name's words or another label, after an article; the most specific."""
+        key = " ".join(w for w in fold(value).split() if w not in ARTICLES | ARTICLES_INDEFINITE)
+        named = [c.iri for c in self.vocab.classes if key and any(fold(n) == key for n in c.names)]
+        return max(named, key=lambda c: len(self.vocab.ancestors(c))) if named else None
 
     def only_class_words(self, text: str) -> bool:
         """The text names a class and holds nothing but classes' words ("Department", "Faculty")."""
@@ -46,6 +70,10 @@ class ClassWords:
     def names_thing(self, text: str) -> bool:
         """The words name a thing of the schema's classes: a class word in them, or another page's title."""
         return bool(self.class_word(text)) or name_key(text) in self.titles
+
+
+def _stems(text: str) -> set[str]:
+    return {min(word_forms(w), key=len) for w in fold(text).split()}
 
 
 def head_word(name: str) -> str:

@@ -31,8 +31,11 @@ CONJUNCTIONS = frozenset({"and", "or", "but", "nor"})
 AUXILIARIES = frozenset({"is", "are", "was", "were", "be", "been", "being", "am", "has", "have", "had", "do", "does",
                          "did", "can", "could", "will", "would", "may", "might", "must", "shall", "should"})
 COPULAS = frozenset({"is", "are", "was", "were", "am", "be", "been"})
+PERSON = "a person, someone"  # what "who" asks for, in words a class's name can be compared with
+PREDICATIVE_AS = "as"  # English's predicative preposition: "serves as", "joined the unit as"
 POSSESSIVES_PERSON = frozenset({"his", "her"})
 POSSESSIVES_THING = frozenset({"its"})
+POSSESSIVES = POSSESSIVES_PERSON | POSSESSIVES_THING | {"their", "my", "our", "your"}
 # words that open a relative clause; those a relative clause's subject may be
 RELATIVES = frozenset({"which", "who", "that", "where", "whose"})
 RELATIVE_PRONOUNS = frozenset({"which", "who", "that", "whom"})

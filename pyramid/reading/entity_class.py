@@ -37,14 +37,18 @@ class EntityClassifier:
         self.vocab, self.meaning, self.lessons, self.linker = vocab, meaning, lessons, linker
 
     def entity_class(self, title: str, options: list[list[tuple[float, ReadFact]]],
-                     said: Iterable[str] = ()) -> str | None:
+                     said: Iterable[str] = (), stated: Iterable[str] = ()) -> str | None:
         """The class whose properties the page's values fill best: for each class, the sum over values
         of the best score among the facts it allows (declared on the class or above it); `said`: the
-        classes the page's sentences say the entity is (SAID_KIND each)."""
+        classes the page's lines say the entity is (SAID_KIND each); `stated`: those its sentences or
+        fields state, which settle it."""
         votes = self._fact_votes(options)
         for c in said:
             if c in votes:
                 votes[c] += SAID_KIND
+        head = self.linker.words.head_named(title) if name_like(title) else None
+        if head in votes:  # "Golden Heron Prize": the title's last word names its kind
+            votes[head] += SAID_KIND
         for c, sim in self._title_votes(title).items():
             votes[c] += sim
         for c in self.shape_doubts(title):
@@ -59,6 +63,13 @@ class EntityClassifier:
                         votes[c] += float(like[j])
         # the title names the entity's class only when it reads as a name: a sentence or an address that
         # merely mentions a department ("X is a professor in the Department of …") does not
+        kinds = [c for c in stated if c in votes]
+        if kinds:
+            # what the page says the entity is settles it, among the classes said: "X is a nurse" is no
+            # ward, however many of a ward's properties the page's values could fill; "Lanternfield Films
+            # is a production company" is no film, whatever its name's last word
+            return max(kinds, key=lambda c: (votes[c] >= max(votes[k] for k in kinds) - TIE,
+                                             len(self.vocab.ancestors(c))))
         named = self.lessons.class_named(title) if name_like(title) else None
         if named and named in votes and votes[named] > 0:   # the corpus names this page's entity with its class
             return named

@@ -22,7 +22,7 @@ from pyramid.normalise import fold, name_key
 from pyramid.reading.class_words import ClassWords, head_word
 from pyramid.reading.meaning import PropertyMeaning
 from pyramid.reading.page import Page, PageReading, Segment
-from pyramid.reading.terms import is_named, value_fits
+from pyramid.reading.terms import is_date, is_named, value_fits
 from pyramid.reading.values import MAX_ITEM_WORDS, NUMBER, is_list, list_items
 from pyramid.vocab import Term, Vocab
 
@@ -218,6 +218,8 @@ class CorpusLessons:
         return [value]
 
     def items_of(self, seg: Segment) -> list[str]:
+        if is_date(seg.value):  # "May 17, 2004" is one value, its comma no list's
+            return [seg.value]
         return list_items(seg.value) if is_list(seg.value) else self.things(seg.value)
 
     def _forget_examples(self) -> None:

@@ -14,10 +14,11 @@ import numpy as np
 
 from pyramid.normalise import codes_in, fold, name_key
 from pyramid.reading.class_words import ClassWords, name_like, relational
+from pyramid.reading.english import PREDICATIVE_AS
 from pyramid.reading.lessons import CorpusLessons
 from pyramid.reading.meaning import CONFIDENT, MIN_SIMILARITY, PropertyMeaning
 from pyramid.reading.page import ReadFact, Segment
-from pyramid.reading.terms import NUMERIC_RANGES, is_named
+from pyramid.reading.terms import NUMERIC_RANGES, TEMPORAL_RANGES, is_date, is_named, shape_named, shape_of, shaped_part
 from pyramid.reading.values import MAX_ITEM_WORDS, NUMBER
 from pyramid.vocab import Vocab, local_name
 
@@ -30,7 +31,6 @@ MIN_IN_TITLE_CHARS = 2    # an item this short is inside any title by chance
 # what a copula's complement or a predicative "as" says of the entity ("X is Chairperson", "X serves as
 # Chairperson"): compared with the properties' words as any context is
 ROLE_MEANING = "role"
-PREDICATIVE_AS = "as"  # English's predicative preposition: "serves as", "joined the unit as"
 
 
 class FactLinker:
@@ -100,9 +100,7 @@ class FactLinker:
                     # no known class competes with the datatype readings on meaning alone
                     score = (1.0 if kind else 0.0) + float(raw[j])
                     options.append((score, ReadFact("", p.iri, item, True, rng, seg.context)))
-            if NUMBER.match(item.strip()) and not seg.aside:
-                # a number: a property declared numeric takes it on its type, whatever its label's meaning
-                sims = np.maximum(sims, self._numeric_floor)
+            sims, item = self._by_shape(item, sims, seg.aside)
             for j, p in enumerate(self.meaning.props):
                 if only is not None and p.iri != only:
                     continue
@@ -145,6 +143,30 @@ class FactLinker:
         if key in self.words.titles or seg.mention:
             return ""
         return None
+
+    def _by_shape(self, item: str, sims: np.ndarray, aside: bool) -> tuple[np.ndarray, str]:
+        """What a value's shape says whatever its words mean: a number or a date goes to a property
+        declared numeric or a date; a phone number, or an address inside a phrase ("By e-mail at
+        ann@x.org"), to the property named for its shape (which then takes the address alone)."""
+        if NUMBER.match(item.strip()) and not aside:
+            sims = np.maximum(sims, self._numeric_floor)
+        if is_date(item):
+            sims = np.maximum(sims, self._date_floor)
+        elif shape_of(item) == "phone":
+            sims = np.maximum(sims, self._shape_floor("phone"))
+        shaped = shaped_part(item)
+        if shaped is not None:
+            sims, item = np.maximum(sims, self._shape_floor(shaped[0])), shaped[1]
+        return sims, item
+
+    def _shape_floor(self, shape: str) -> np.ndarray:
+        return np.array([CONFIDENT if p.kind == "datatype" and shape_named(p) == shape else 0.0
+                         for p in self.meaning.props])
+
+    @cached_property
+    def _date_floor(self) -> np.ndarray:
+        return np.array([MIN_SIMILARITY if p.kind == "datatype" and {local_name(r) for r in p.ranges} & TEMPORAL_RANGES
+                         else 0.0 for p in self.meaning.props])
 
     @cached_property
     def _numeric_floor(self) -> np.ndarray:

@@ -16,11 +16,14 @@ from pyramid.reading.english import (
     DEFINITE_DETERMINERS,
     ENTITY_PRONOUNS,
     FINITE_VERB_TAGS,
+    MONTHS,
     NAME_HEAD_PREPOSITIONS,
     NAME_RUN_JOINERS,
+    PREDICATIVE_AS,
     parser,
 )
 from pyramid.reading.page import Segment
+from pyramid.reading.terms import is_date
 
 _ENTITY_LABELS = {"ORG", "FAC", "GPE", "LOC", "NORP", "PERSON"}  # NER kinds that name a thing
 _VALUE_DEPS = ("dobj", "pobj", "attr", "oprd", "acomp", "appos")  # a verb reaches a value through these
@@ -52,10 +55,11 @@ class ProseReader:
         return not any(t.tag_ in FINITE_VERB_TAGS for t in self.nlp(text))
 
     def without_lead_words(self, text: str) -> str:
-        """An answer without the adverbs and determiners that open it ("Mostly a, b and c" → "a, b and
-        c", "The Department of X" → "Department of X")."""
+        """An answer without the adverbs, determiners and prepositions that open it ("Mostly a, b and c"
+        → "a, b and c", "The Department of X" → "Department of X", "On the Heron Ward" → "Heron Ward",
+        "Since 2004" → "2004"): the question said the relation, the answer its value."""
         doc = self.nlp(text)
-        lead = next((t.i for t in doc if t.pos_ not in ("ADV", "DET")), len(doc))
+        lead = next((t.i for t in doc if t.pos_ not in ("ADV", "DET", "ADP")), len(doc))
         return doc[lead:].text if 0 < lead < len(doc) else text
 
     def read(self, prose: list[str], title: str) -> tuple[list[Segment], list[str]]:
@@ -99,7 +103,9 @@ class ProseReader:
         owned = any(c.dep_ == "poss" and c.pos_ == "PRON" or
                     c.dep_ == "prep" and any(o.dep_ == "pobj" and o.pos_ == "PRON" for o in c.children)
                     for c in subject.children)
-        return subject.pos_ == "NOUN" and (determined or owned) and not any(t.pos_ == "PROPN" for t in span)
+        # the noun's own words decide, not what is said after it ("The actor, born in Canada, …")
+        return subject.pos_ == "NOUN" and (determined or owned) and \
+            not any(t.pos_ == "PROPN" for t in span if t.i <= subject.i)
 
     def _sentence(self, sent, title: str, n: int) -> list[Segment]:
         """What a sentence about the page's entity states: every value its verb reaches (an object, a
@@ -111,9 +117,22 @@ class ProseReader:
         if subjects and not self._about_entity(subjects[0], title):
             return self._entity_as_object(sent, subjects[0], title, n) + _counts_aside(sent, n)
         taken = {t.i for s in subjects for t in s.subtree if t.i < root.i}
-        # … but not the words in apposition to the entity's stand-in ("It, Senior Lecturer, teaches …")
+        # … but not the words in apposition to the entity's stand-in ("It, Senior Lecturer, teaches …"), nor a
+        # participle said of it ("The actor, born in 1943 in Canada, has …")
         taken -= {t.i for s in subjects if s.lower_ == "it" for a in s.children if a.dep_ == "appos" for t in a.subtree}
-        out: list[Segment] = []
+        taken -= {t.i for s in subjects for a in s.children if a.dep_ == "acl" and a.tag_ == "VBN" for t in a.subtree}
+        # the entity's stand-in may be the subject, or the root of a sentence the parser lost ("It, who is a
+        # physician, qualified …")
+        holders = subjects + ([root] if root.lower_ == "it" else [])
+        out: list[Segment] = [k for s in holders for rel in s.children if rel.dep_ == "relcl"
+                              for k in _kind_in_relative(rel, n)] + self._kinds_named(sent, subjects, root, n)
+        for span in _whole_values(sent):
+            # a date or a phone number is one value, though the parser splits it into numbers
+            if not any(t.i in taken for t in span):
+                context = " ".join(w.text for w in _path(span.root, root) if w.pos_ in ("VERB", "AUX", "ADP")
+                                   and not (span.start <= w.i < span.end))
+                out.append(Segment(context or root.text, span.text, "prose", sentence=n))
+                taken.update(t.i for t in span)
         listed = _semicolon_list(sent, root)
         if listed is not None:
             # "X spans a; b; c": one list value from the first object to the end (the parser hangs the
@@ -152,9 +171,10 @@ class ProseReader:
                 if self.names_thing(span.text):
                     span = _name_run(span)
                 bare = len(span) == 1 and tok.pos_ == "NOUN" and tok.text.islower()
-                if bare and tok.dep_ == "attr" and tok.head == root and not any(t.i in taken for t in span) \
-                        and self.class_word(tok.text):
-                    # "X is a lecturer in …": the bare noun names a class — what the entity is
+                if bare and ((tok.dep_ == "attr" and tok.head == root) or _predicative_as(tok, root, objects)) \
+                        and not any(t.i in taken for t in span) and self.class_word(tok.text):
+                    # "X is a lecturer in …", "X works as a nurse": the bare noun names a class — what the
+                    # entity is
                     out.append(Segment(tok.text, tok.text, "prose", sentence=n, complement=True))
                 if any(t.i in taken for t in span) or not span.text.strip() or bare:
                     continue  # "a subject": a bare common noun says nothing ("a PhD", "an MBA" do)
@@ -167,6 +187,17 @@ class ProseReader:
                 out.append(Segment(context, value, "prose", mention=mention, sentence=n,
                                    complement=context == value and tok.dep_ == "attr"))
         return out + _counts_aside(sent, n, lambda tok: tok.i not in taken and _in_other_clause(tok, root))
+
+    def _kinds_named(self, sent, subjects: list, root, n: int) -> list[Segment]:
+        """What the entity is, said by a noun that names a class: the definite noun standing for it
+        ("The actor, born in 1943, …"), a title before its name ("Director Ama Ruiz spoke …", the name
+        stood in by "It"), a copula's complement with words after it ("It is an actor born in 1954")."""
+        nouns = [s for s in subjects if s.pos_ == "NOUN" and any(t.dep_ == "det" for t in s.children)]
+        nouns += [t for t in sent if t.i + 1 < sent.end and sent.doc[t.i + 1].lower_ == "it" and
+                  sent.doc[t.i + 1] in subjects and t.pos_ in ("NOUN", "PROPN") and t.head == root]
+        nouns += [t for t in root.children if t.dep_ == "attr" and t.pos_ == "NOUN" and t.text.islower()
+                  and any(c.dep_ in ("acl", "prep", "relcl") for c in t.children)]
+        return [k for t in nouns if self.class_word(t.text) for k in _kind_phrase(t, n)]
 
     def _entity_as_object(self, sent, subject, title: str, n: int) -> list[Segment]:
         """"The Department of X runs MRN4410": a named thing does something to the page's entity, which
@@ -217,11 +248,57 @@ def _relational_noun(word, tok) -> bool:
         and word.text.islower()
 
 
+_PHONE_RUN = re.compile(r"^\+?\d[\d\s().-]{5,}\d$")
+MIN_PHONE_PARTS = 2      # numbers in a row that may be one phone number ("01632 969120")
+
+
+def _whole_values(sent) -> list:
+    """Spans the parser splits that are one value: a calendar date ("1992-07-06", "17 May 2004", "May 17,
+    2004": a date entity of that shape, its month a month's name) and a phone number (numbers in a row)."""
+    doc = sent.doc
+    # the entities the tagger saw, and around each month's name the spans of a written date's shapes
+    spans = list(sent.ents) + [doc[max(sent.start, t.i + a):min(sent.end, t.i + b)] for t in sent if t.lower_ in MONTHS
+                               for a, b in ((-1, 2), (0, 3), (0, 4))]
+    out: list = []
+    for span in sorted(spans, key=lambda s: -len(s)):
+        if is_date(span.text) and not any(o.start < span.end and span.start < o.end for o in out):
+            out.append(span)
+    run: list = []
+    for tok in [*sent, None]:
+        if tok is not None and tok.like_num and tok.text.isdigit() and (not run or tok.i == run[-1].i + 1):
+            run.append(tok)
+            continue
+        if len(run) >= MIN_PHONE_PARTS and _PHONE_RUN.match(sent.doc[run[0].i:run[-1].i + 1].text):
+            out.append(sent.doc[run[0].i:run[-1].i + 1])
+        run = [tok] if tok is not None and tok.like_num and tok.text.isdigit() else []
+    return out
+
+
+def _kind_in_relative(rel, n: int) -> list[Segment]:
+    """"X, who is a physician, …", "X, who works as a surgeon, …": what the entity is, said in a relative
+    clause on it (a copula's complement or a predicative "as"), as a complement of its own."""
+    for tok in rel.children:
+        noun = tok if tok.dep_ == "attr" else next((o for o in tok.children if o.dep_ == "pobj"), None) \
+            if tok.dep_ == "prep" and tok.lower_ == PREDICATIVE_AS else None
+        if noun is not None and noun.pos_ in ("NOUN", "PROPN") and not any(c.dep_ == "poss" for c in noun.children):
+            return _kind_phrase(noun, n)
+    return []
+
+
+def _kind_phrase(noun, n: int) -> list[Segment]:
+    """The noun with the words before it, no article ("a clinical nurse specialist born in …" → "clinical
+    nurse specialist"), as a complement: what the entity is said to be."""
+    text = " ".join(t.text for t in noun.subtree if t.dep_ != "det" and t.i <= noun.i)
+    return [Segment(text, text, "prose", sentence=n, complement=True)] if text else []
+
+
 def _predicative_as(tok, root, objects: dict[int, str]) -> bool:
     """The object of an "as" said of the sentence's subject: "as" on the verb, or on the verb's direct
     object ("joined [the unit] as Chairperson") — English's predicative "as" names a role or a kind."""
     prep = tok.head
-    return tok.dep_ == "pobj" and prep.lower_ == "as" and prep.dep_ == "prep" and \
+    # "has Dr X as its lead clinician": a role held in the entity ("its") is said of the object, not of it
+    owned = any(c.dep_ == "poss" for c in tok.children)
+    return tok.dep_ == "pobj" and prep.lower_ == "as" and prep.dep_ == "prep" and not owned and \
         (prep.head == root or prep.head.i in objects)
 
 

@@ -45,7 +45,7 @@ _RUN_IN_HEADING = re.compile(r"^([A-Z][^\W\d_]+(?:\s+[^\W\d_]+){0,2})\.\s+(?=[A-
 _SENTENCE_ENDS = (".", "!", "?", ":", ";")
 # an interview's turn marks ("Q: …", "A. …", the question's and the answer's letter) say who speaks,
 # not what is stated
-_TURN_MARK = re.compile(r"^\s*[QA][.:)]\s+(?=\S)")
+_TURN_MARK = re.compile(r"^\s*(?:[QA]|Question|Answer)[.:)]\s+(?=\S)")
 # "Code: X, Title: Y, Credits: 3": several fields on one line, each label a short phrase before ":"
 _FIELD_AFTER_FIELD = re.compile(r",\s+(?=[A-Za-z][\w ]{0,40}:\s)")
 MIN_INLINE_FIELDS = 3     # fewer is more likely a list whose item holds a colon ("Finance: Pricing")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from pyramid.reading.english import BOOLEAN_WORDS, EMAIL_NOUNS, PHONE_NOUNS, TIME_NOUNS, WEB_NOUNS
+from pyramid.reading.english import BOOLEAN_WORDS, EMAIL_NOUNS, MONTHS, PHONE_NOUNS, TIME_NOUNS, WEB_NOUNS
 from pyramid.reading.values import NUMBER
 from pyramid.vocab import Term, Vocab, local_name
 
@@ -17,6 +17,8 @@ TEMPORAL_RANGES = {"date", "dateTime", "dateTimeStamp", "time", "gYear", "gYearM
 _ADDRESS_STARTS = ("http://", "https://", "www.")  # how a value for an anyURI range begins
 _EMAIL = re.compile(r"^\S+@\S+\.\w+$")
 _PHONE = re.compile(r"^[+(]?\d[\d\s().-]{5,}\d$")
+_DATE = re.compile(r"^(?:(\d{4}-\d{1,2}-\d{1,2})|\d{1,2}(?:st|nd|rd|th)? [A-Za-z]+ \d{4}|"
+                   r"[A-Za-z]+ \d{1,2}(?:st|nd|rd|th)?,? \d{4})$")
 SUPERCLASS_FIT = 0.5      # Vocab.fit of a domain above the class (some of its things may have it): no fit
 
 
@@ -34,20 +36,50 @@ def value_fits(p: Term, value: str) -> bool:
     value = value.strip()
     # a property named for an address or a number of its own shape takes only values of that shape,
     # whatever its range: "her PhD" is no e-mail address
-    words = set(p.words.lower().replace("_", " ").split())
-    if words & EMAIL_NOUNS:
-        return bool(_EMAIL.match(value))
-    if words & WEB_NOUNS:
-        return "://" in value or value.lower().startswith(_ADDRESS_STARTS)
-    if words & PHONE_NOUNS:
-        return bool(_PHONE.match(value))
+    shape = shape_named(p)
+    if shape is not None:
+        return shape_of(value) == shape
     if ranges & NUMERIC_RANGES:
         return bool(NUMBER.match(value))
+    if ranges & TEMPORAL_RANGES:
+        return any(ch.isdigit() for ch in value)  # a date has its numbers: "specialist hospital" is none
     if "boolean" in ranges:
         return value.lower() in BOOLEAN_WORDS
     if "anyURI" in ranges:
         return value.lower().startswith(_ADDRESS_STARTS)
     return True
+
+
+def shape_named(p: Term) -> str | None:
+    """The shape a property's names say its values have: "email", "web" or "phone" (None: any)."""
+    words = set(" ".join(p.names).lower().replace("_", " ").split())
+    return "email" if words & EMAIL_NOUNS else "web" if words & WEB_NOUNS else "phone" if words & PHONE_NOUNS else None
+
+
+def shape_of(value: str) -> str | None:
+    """A value's own shape: an e-mail address, a web address or a phone number (None: none of them)."""
+    value = value.strip()
+    if is_date(value):
+        return None  # "1992-07-06" is no phone number
+    if _EMAIL.match(value):
+        return "email"
+    if "://" in value or value.lower().startswith(_ADDRESS_STARTS):
+        return "web"
+    return "phone" if _PHONE.match(value) else None
+
+
+def is_date(value: str) -> bool:
+    """A calendar date written out ("1992-07-06", "17 May 2004", "May 17, 2004": a month's name)."""
+    m = _DATE.match(value.strip())
+    return bool(m) and (m.group(1) is not None or any(w.strip(",").lower() in MONTHS for w in value.split()))
+
+
+def shaped_part(value: str) -> tuple[str, str] | None:
+    """An address said inside a short phrase ("By e-mail at ann@x.org", "see www.x.org"): its shape and
+    the address; None when the phrase holds none, or more than one word of such a shape."""
+    found = [(s, w) for w in value.rstrip(".").split() if (s := shape_of(w.strip("<>()[],;")))
+             in ("email", "web")]
+    return (found[0][0], found[0][1].strip("<>()[],;")) if len(found) == 1 else None
 
 
 def is_named(p: Term) -> bool:

@@ -37,6 +37,10 @@ THRESHOLD_OPS = {"more than": "gt", "over": "gt", "at least": "ge", "at most": "
 THRESHOLD_REACH = 16      # characters before a number within which its threshold's words begin ("at least 3")
 COUNTED_WORDS = 2         # "how many staff members …": the noun after the cue names what is counted
 WHO = re.compile(r"\b(who|whom)\b", re.IGNORECASE)  # English asks for a person or a body with these
+# …and opening the question with one (or closing it: "X is led by whom?") it asks for nothing else; a
+# relative "who" ("the e-mail of the person who leads X") asks for what comes before it
+ASKS_WHO = re.compile(r"^\W*(?:(?:to|by|for|with|from|of)\s+)?(?:who|whom)\b|\b(?:who|whom)\s*\?\s*$",
+                      re.IGNORECASE)
 WHERE = re.compile(r"\bwhere\b", re.IGNORECASE)     # …and for a place or a body with this
 # …and for a time with these, opening the question ("When did …", "In which year …", "What date …")
 WHEN = re.compile(r"^\W*(?:since\s+)?when\b|^\W*(?:(?:in|on|at|since|by)\s+)?(?:what|which)\s+"

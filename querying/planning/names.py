@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pyramid.reading.english import PROPERTY_NAME_FUNCTION_WORDS, STOPWORDS
+from pyramid.reading.english import PERSON, PROPERTY_NAME_FUNCTION_WORDS, STOPWORDS
 from pyramid.vocab import Term, Vocab, word_forms
 from querying.planning.records import Anchor
 from querying.planning.vectors import QueryVectors
@@ -20,9 +20,9 @@ STEM = 5                  # a property word this long names the property inside 
 MAX_ASKED_WORDS = 4       # words after "which"/"what" that may name the class asked for
 
 
-def class_names(vocab: Vocab, cls: Term) -> tuple[str, ...]:
-    """A class's name, and the word its datatype properties share when there is one ('course' whose
-    properties are has_subject_code, has_subject_title … is also 'subject')."""
+def shared_word(vocab: Vocab, cls: Term) -> str | None:
+    """The word the class's datatype properties share, when there is one ('course' whose properties
+    are has_subject_code, has_subject_title … is also 'subject')."""
     counts: dict[str, int] = {}
     for p in vocab.properties_of(cls.iri, "datatype"):
         if p.domains and vocab.fit(cls.iri, p.domains) == 1.0:
@@ -30,13 +30,31 @@ def class_names(vocab: Vocab, cls: Term) -> tuple[str, ...]:
                 counts[w] = counts.get(w, 0) + 1
     alias = [w for w, n in sorted(counts.items(), key=lambda kv: -kv[1])
              if n >= ALIAS_SHARE and w not in cls.words.split()]
-    return (cls.words, alias[0]) if alias else (cls.words,)
+    return alias[0] if alias else None
+
+
+def _alternatives(cls: Term) -> list[str]:
+    """Each alternative of the class's names ("ward or unit": 'ward', 'unit')."""
+    return [a.strip() for n in cls.names for a in re.split(r"\bor\b|/", n) if a.strip()]
+
+
+def class_names(vocab: Vocab, cls: Term) -> tuple[str, ...]:
+    """Every name of a class: its label, its local name, its other labels, each alternative of a name
+    that offers two ("ward or unit": 'ward', 'unit'), its names' last word where no other class's name
+    ends with it ("healthcare site": 'site' — English puts a name's kind last), and the word its
+    properties share."""
+    alternatives = _alternatives(cls)
+    heads = {a.split()[-1] for a in alternatives if len(a.split()) > 1}
+    others = {forms(a.split()[-1])[0] for c in vocab.classes if c.iri != cls.iri for a in _alternatives(c) if a.split()}
+    unique = [h for h in sorted(heads) if forms(h) and forms(h)[0] not in others]
+    alias = shared_word(vocab, cls)
+    return tuple(dict.fromkeys([cls.words, *alternatives, *unique, *([alias] if alias else [])]))
 
 
 def class_words(vocab: Vocab, cls: Term) -> str:
-    """The class's names in one phrase, for the trace and the model: 'course (subject)'."""
-    name, *alias = class_names(vocab, cls)
-    return f"{name} ({alias[0]})" if alias else name
+    """The class's name in one phrase, for the trace and the model: 'course (subject)'."""
+    alias = shared_word(vocab, cls)
+    return f"{cls.words} ({alias})" if alias else cls.words
 
 
 def property_words(p: Term) -> str:
@@ -66,6 +84,16 @@ class SchemaNames:
         term = self.vocab.get(prop)
         own = set(forms(property_words(term))) - STOPWORDS if term else set()
         return any(w == p or len(p) >= STEM and w.startswith(p) for w in words for p in own)
+
+    def person_likeness(self, classes: set[str]) -> dict[str, float]:
+        """How much each class's name, or a name of a class above it, reads as a person's (cosine with
+        `PERSON`): an associate professor is a person because the schema says a professor is one."""
+        order = sorted({a for c in classes for a in (c, *self.vocab.ancestors(c)) if a in self.class_words})
+        if not order:
+            return {}
+        sims = self.vectors.embed([self.class_words[c] for c in order]) @ self.vectors.embed([PERSON])[0]
+        own = dict(zip(order, map(float, sims)))
+        return {c: max([own.get(c, 0.0)] + [own[a] for a in self.vocab.ancestors(c) if a in own]) for c in classes}
 
     def class_spans(self, question: str) -> list[tuple[int, int]]:
         """Words of the question that name a class of the schema ('faculty', 'subjects'): they say

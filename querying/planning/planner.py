@@ -8,11 +8,12 @@ from pyramid.embeddings import Embedder
 from pyramid.llm import LLM
 from pyramid.ontology.labels import LabelIndex, LabelLink
 from pyramid.ontology.values import ValueIndex
+from pyramid.reading.english import STOPWORDS
 from pyramid.reading.terms import holds_time
 from pyramid.vocab import Vocab
 from querying.planning.anchors import AnchorLinker
 from querying.planning.choice import choose
-from querying.planning.cues import WHEN
+from querying.planning.cues import ASKS_WHO, WHEN
 from querying.planning.enumerate import ReadingEnumerator
 from querying.planning.evidence import EvidenceRunner
 from querying.planning.names import SchemaNames
@@ -21,6 +22,8 @@ from querying.planning.rankings import RankingReadings
 from querying.planning.records import Anchor, PlanDraft, QuestionReading, Run, Uses
 from querying.planning.scoring import ReadingScorer
 from querying.planning.vectors import QueryVectors
+from querying.planning.weights import SOMEONE_MARGIN
+from querying.planning.wording import forms, words_outside
 
 MAX_OPTION_CANDIDATES = 200   # options of the answer class a plan names as its candidates, at most
 
@@ -64,6 +67,8 @@ class ReadingPlanner:
         kept = self._of_asked_class(d, question, anchors, readings)
         if kept is not None:
             kept = self._of_asked_time(d, question, kept)
+        if kept is not None:
+            kept = self._of_someone(d, question, anchors, kept)
         if kept is None:
             return d
         readings = kept
@@ -93,15 +98,48 @@ class ReadingPlanner:
         if not (asked and readings):
             return readings
         # "Which subject covers X?" asks for a subject: a reading that answers with things of an
-        # unrelated class (the staff who work on X) is no answer, however few readings there are
-        kept = [r for r in readings if r.kind != "members" or r.answer_class is None
-                or self.vocab.compatible(r.answer_class, asked)]
+        # unrelated class (the staff who work on X) is no answer, however few readings there are; nor is
+        # a value ("Which unit is X based on?" answered "2009"), unless its values name things of that class
+        words = words_outside(question, anchors)
+        kept = [r for r in readings if self._answers_with(r, asked, words)]
         if len(kept) < len(readings):
             d.decisions["asked_class"] = (f"{self.names.short(asked)}: {len(readings) - len(kept)} reading(s) "
                                           "answering with another class set aside")
         if not kept:
             d.reason = (f"the question asks for a {self.names.class_words[asked]}, and no reading of the schema "
                         "that joins what it names answers with one")
+            return None
+        return kept
+
+    def _answers_with(self, r: QuestionReading, asked: str, words: set[str]) -> bool:
+        """The reading answers with things of the asked class (or of one related to it by subclassing),
+        or with the value of a property the question names whole ("which subject code": the words after
+        "which" go on past the class's name into the property's)."""
+        if r.kind == "members":
+            return r.answer_class is None or self.vocab.compatible(r.answer_class, asked)
+        if r.value_class is not None and self.vocab.compatible(r.value_class, asked):
+            return True
+        own = set(forms(r.prop)) - STOPWORDS - {"has"}
+        return bool(own) and own <= words
+
+    def _of_someone(self, d: PlanDraft, question: str, anchors: list[Anchor], readings: list[QuestionReading]
+                    ) -> list[QuestionReading] | None:
+        """"Who …?" asks for someone: a thing, not a value of one ("Who heads the unit where X works?" is
+        not answered with X's e-mail address), nor a thing of the class the question talks about ("the
+        unit": the someone heads it); None (the reason said) when no reading gives someone."""
+        if not ASKS_WHO.search(question):
+            return readings
+        words = words_outside(question, anchors)
+        kept = [r for r in readings if (r.kind == "members" and not (r.answer_class and
+                                                                     self.names.names(r.answer_class, words)))
+                or r.value_class is not None]
+        # … and of the classes left, those whose names are nearly as much a person's as the likeliest
+        # one's (a clinician, not a medical specialty): the schema says no class is people, its names do
+        likeness = self.names.person_likeness({r.answer_class for r in kept if r.answer_class})
+        best = max(likeness.values(), default=0.0)
+        kept = [r for r in kept if not r.answer_class or likeness[r.answer_class] >= best - SOMEONE_MARGIN]
+        if not kept:
+            d.reason = "the question asks who, and no reading of the schema that joins what it names gives someone"
             return None
         return kept
 

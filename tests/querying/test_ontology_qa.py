@@ -132,6 +132,19 @@ def test_counts_are_counted(polyu_ws, embedder):
     assert "COUNT" not in listed.evidence[0].query and "Henry Duh" in listed.text
 
 
+def test_a_count_with_options_chooses_the_option_that_is_its_number(polyu_ws, embedder):
+    s = session(polyu_ws, embedder)
+    n = int(s.ontology.select_trusted(
+        f"SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE {{ ?s <{EX}works_for> <{EX}SD> }}")[0]["n"])
+    question = "How many people are on the payroll of the School of Design?"
+    options = [str(n + 2), str(n), str(n - 1), "None of the above"]
+    ans = answer_ontology(s, question, options=options)
+    assert ans.layer == "ontology" and ans.selected == [1]
+    # no option is the count: the layer chooses none and passes the question down
+    missed = answer_ontology(s, question, options=[str(n + 1), str(n + 3)])
+    assert missed.layer == "none" and not missed.selected
+
+
 def test_a_count_counts_the_noun_after_its_cue(polyu_ws, embedder):
     # the question names the departments, but what it counts is people: the staff of the faculty's
     # departments (two steps), not the departments
@@ -669,3 +682,37 @@ def test_a_question_asking_when_gets_a_time_or_nothing(tmp_path, polyu_ws, embed
     assert ans.layer == "ontology" and "2019-04-02" in ans.text, ans.trace[-1].outcome
     ans = answer_ontology(session(polyu_ws, embedder), "When did Jiyan Dai join the Department of Applied Physics?")
     assert ans.layer == "none" and "asks when" in ans.trace[-1].outcome, ans.text
+
+
+CLINIC = """@prefix : <http://example.org/clinic/> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+:Ward a owl:Class ; rdfs:label "ward or unit" .
+:Carer a owl:Class ; rdfs:label "carer" .
+:Midwife a owl:Class ; rdfs:subClassOf :Carer ; rdfs:label "midwife" .
+:postedTo a owl:ObjectProperty ; rdfs:domain :Carer ; rdfs:range :Ward ; rdfs:label "is posted to" .
+:runBy a owl:ObjectProperty ; rdfs:domain :Ward ; rdfs:range :Carer ; rdfs:label "is run by" .
+:mailbox a owl:DatatypeProperty ; rdfs:domain :Carer ; rdfs:range xsd:string ; rdfs:label "contact e-mail" .
+:registered a owl:DatatypeProperty ; rdfs:domain :Carer ; rdfs:range xsd:gYear ; rdfs:label "year registered" .
+:ada a :Midwife ; rdfs:label "Ada Quist" ; :postedTo :lark ; :mailbox "ada@clinic.example" ; :registered "2009" .
+:lark a :Ward ; rdfs:label "Lark Unit" .
+"""
+
+
+def test_a_question_asking_for_a_thing_is_not_answered_with_a_value(tmp_path, embedder):
+    """"Which unit …?" (a class named by one alternative of its label "ward or unit") and "Who …?" ask for
+    things: the data's values (a year, an e-mail address) are no answer, and where no reading gives a
+    thing the layer passes the question down rather than answer another one."""
+    ws = Workspace.init(tmp_path / "clinic")
+    (tmp_path / "clinic.ttl").write_text(CLINIC, encoding="utf-8")
+    s = Session(ws)
+    s.ontology.load_schema(tmp_path / "clinic.ttl")
+    s.ontology.import_instances(tmp_path / "clinic.ttl")
+    s = session(ws, embedder)
+    ans = answer_ontology(s, "Ada Quist is posted to which unit?")
+    assert ans.layer == "ontology" and "Lark Unit" in ans.text and "2009" not in ans.text, ans.text
+    # the data says nobody runs Lark Unit: no value of Ada's stands in for the person asked for
+    ans = answer_ontology(s, "Who runs the unit that Ada Quist is posted to?")
+    assert ans.layer == "none" and "ada@clinic.example" not in ans.text, ans.text
+    assert "2009" in answer_ontology(s, "In which year did Ada Quist register?").text

@@ -159,3 +159,30 @@ def test_a_fresh_inferred_graph_is_left_out_of_the_overlap_scan(workspace, monke
         assert seen[-1] == []
     finally:
         layer.close()
+
+
+def test_a_query_that_drops_repeats_itself_reads_the_graphs_without_a_set_copy(workspace, monkeypatch):
+    """Two graphs holding one triple: a user's query sees it once (the union copied as a set); the
+    answerer's own queries (SELECT DISTINCT, COUNT(DISTINCT)) skip the copy, which a fresh process
+    would otherwise make before its first answer, and their rows are the same."""
+    from pyramid.ontology.query_worker import QueryWorker
+
+    prepared: list = []
+    real = QueryWorker._prepare
+
+    def spy(self, *a, **kw):
+        prepared.append(a)
+        return real(self, *a, **kw)
+
+    monkeypatch.setattr(QueryWorker, "_prepare", spy)
+    layer = OntologyLayer(workspace)
+    try:
+        layer.add_instances("one", [(f"{EX}x", f"{EX}headOf", f"{EX}d")])
+        layer.add_instances("two", [(f"{EX}x", f"{EX}headOf", f"{EX}d"), (f"{EX}y", f"{EX}headOf", f"{EX}d")])
+        query = f"SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE {{ ?s <{EX}headOf> ?o }}"
+        assert layer.select(query, distinct=True)[0]["n"] == 2 and prepared == []
+        assert len(layer.select(f"SELECT DISTINCT ?s WHERE {{ ?s <{EX}headOf> ?o }}", distinct=True)) == 2
+        assert prepared == []
+        assert len(layer.select(f"SELECT ?s WHERE {{ ?s <{EX}headOf> ?o }}")) == 2 and len(prepared) == 1
+    finally:
+        layer.close()

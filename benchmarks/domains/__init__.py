@@ -1,0 +1,52 @@
+"""Development domains of our own, each with its own OWL schema, for `polyrag bench domain`.
+
+A domain module (`hospital`, `films`, ...) has `generate(seed: int = 7) -> DomainData`: the schema,
+the gold instances, pages about its entities in several layouts (fields and prose) and questions of
+several kinds, open and with options, every gold answer taken from the generator's own records.
+`polyrag bench make-domain NAME --out DIR` writes them as `schema.ttl`, `gold.ttl`, `pages.jsonl` and
+`questions.jsonl`; the pages carry `about` (the gold IRI of the page's main entity) and `layout`,
+which the benchmark strips before the build sees the pages.
+
+No domain here borrows a name, label or layout from the data under ../shared: they exist to show how
+the pyramid does on a schema and pages it was not developed on.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DOMAINS = ("hospital", "films")
+
+
+@dataclass
+class DomainData:
+    name: str
+    schema_ttl: str                 # OWL in Turtle: classes (with a hierarchy), properties, labels, comments
+    gold_ttl: str                   # every instance typed, labelled and with its facts
+    pages: list[dict[str, Any]]     # {"id", "title", "text", "about": gold IRI, "layout": name}
+    questions: list[dict[str, Any]] = field(default_factory=list)
+    # open: {"id", "kind", "type": "open", "question", "answer": str | list[str]}
+    # with options: {"id", "kind", "type": "MCQ" | "MAQ", "question", "options": [...], "answers": [indexes]}
+
+
+def generate(name: str, seed: int = 7) -> DomainData:
+    if name not in DOMAINS:
+        raise ValueError(f"unknown domain '{name}' ({', '.join(DOMAINS)})")
+    return importlib.import_module(f"benchmarks.domains.{name}").generate(seed)
+
+
+def write(data: DomainData, out_dir: Path) -> dict[str, Path]:
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    files = {"schema": out_dir / "schema.ttl", "gold": out_dir / "gold.ttl",
+             "pages": out_dir / "pages.jsonl", "questions": out_dir / "questions.jsonl"}
+    files["schema"].write_text(data.schema_ttl, encoding="utf-8")
+    files["gold"].write_text(data.gold_ttl, encoding="utf-8")
+    files["pages"].write_text("".join(json.dumps(p, ensure_ascii=False) + "\n" for p in data.pages), encoding="utf-8")
+    files["questions"].write_text("".join(json.dumps(q, ensure_ascii=False) + "\n" for q in data.questions),
+                                  encoding="utf-8")
+    return files
