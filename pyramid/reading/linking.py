@@ -14,7 +14,7 @@ import numpy as np
 
 from pyramid.normalise import codes_in, fold, name_key
 from pyramid.reading.class_words import ClassWords, name_like, relational
-from pyramid.reading.english import PREDICATIVE_AS
+from pyramid.reading.english import POSSESSIVES, PREDICATIVE_AS
 from pyramid.reading.lessons import CorpusLessons
 from pyramid.reading.meaning import CONFIDENT, MIN_SIMILARITY, PropertyMeaning
 from pyramid.reading.page import ReadFact, Segment
@@ -129,8 +129,8 @@ class FactLinker:
         for a thing of no known class (another page's title, a name the parser saw); None for a
         plain value."""
         key = name_key(value)
-        if relational(value, self.words.class_word):
-            return None
+        if relational(value, self.words.class_word) or value.split()[0].lower() in POSSESSIVES:
+            return None  # "Head of the Department of X" is a role in one; "its lead clinician" a description
         named = self.lessons.class_named(value)
         if named:
             return named
