@@ -40,6 +40,7 @@ class CorpusLessons:
     def __init__(self, vocab: Vocab, meaning: PropertyMeaning, words: ClassWords) -> None:
         self.vocab, self.meaning, self.words = vocab, meaning, words
         self.known: dict[str, str] = {}      # name key → class, for things pages named with their class
+        self.titled: set[str] = set()        # name keys of pages' titles typed by their pages' readings
         self.heads: dict[str, str] = {}      # a name's head word → class ("school" → DEPARTMENT), learnt
         self.examples: dict[str, list[str]] = {}  # datatype property → values fields gave it, learnt
         self.title_examples: dict[str, list[str]] = {}   # class → titles of pages surely of it, learnt
@@ -184,6 +185,19 @@ class CorpusLessons:
         """The datatype property takes the value: by its declared range, then by its examples' shape."""
         return value_fits(p, value) and (p.iri not in self.numeric or bool(NUMBER.match(value.strip())))
 
+    def learn_page_classes(self, titles: list[str], classes: list[str | None]) -> set[str]:
+        """The class each page's reading gave its entity, for its title as a name wherever it is named
+        ("The Glass Window" is a film, so no company is headquartered in it) — where neither the title's
+        own words nor an earlier lesson say what it is. The name keys learnt."""
+        new = set()
+        for title, cls in zip(titles, classes):
+            key = name_key(title)
+            if cls and key and key not in self.known and not self.words.class_word(title):
+                self.known[key] = cls
+                new.add(key)
+        self.titled |= new
+        return new
+
     def class_named(self, text: str) -> str | None:
         """The class of the thing a name names: by a class word in it, else by what the corpus taught
         (the name seen with its class, or its head word)."""
@@ -215,6 +229,8 @@ class CorpusLessons:
                 # one name; a second thing is named in full ("… Centre and Department of …")
                 if self.class_named(left) and self.word_of(right):
                     return [left, *self.things(right)]
+                if name_key(left) in self.titled and name_key(right.split(" and ")[0]) in self.titled:
+                    return [left, *self.things(right)]  # two pages' titles, each whole ("X and Y")
         return [value]
 
     def items_of(self, seg: Segment) -> list[str]:

@@ -145,13 +145,22 @@ class PageReader:
             readings.append(self.link(page))
             if advance is not None:
                 advance()
+        # the types of both ends: a name that is another page's title is a thing of that page's class
+        titled = self.lessons.learn_page_classes([p.title for p in pages], [r.cls for r in readings])
         meant = self.learn_label_meanings(pages, readings)
-        if self.learn_linked(pages, readings) or meant:
-            # the pages whose values no label said plainly: a sentence's, or a field's under a vague label
-            readings = [self.link(p) if any(seg.kind == "prose" or self.meaning.vague(seg.context)
-                                            for seg in p.segments) else r
-                        for p, r in zip(pages, readings)]
+        learnt = self.learn_linked(pages, readings) or meant
+        if learnt or titled:
+            # the pages whose values no label said plainly (a sentence's, or a field's under a vague label),
+            # and those naming a title whose class was just learnt
+            readings = [self.link(p) if (learnt and any(seg.kind == "prose" or self.meaning.vague(seg.context)
+                                                        for seg in p.segments)) or self._names_any(p, titled)
+                        else r for p, r in zip(pages, readings)]
         return readings
+
+    def _names_any(self, page: Page, keys: set[str]) -> bool:
+        """The page names one of these titles somewhere in a value (a list not yet cut at its "and" too)."""
+        values = [f" {name_key(seg.value)} " for seg in page.segments]
+        return bool(keys) and any(f" {k} " in v for v in values for k in keys)
 
     def learn_label_meanings(self, pages: list[Page], readings: list[PageReading]) -> bool:
         """What vague field labels mean, by what their values are elsewhere (pyramid.reading.label_meanings)."""

@@ -91,3 +91,31 @@ def test_a_date_and_a_phone_number_in_a_sentence_are_one_value_each(library, dat
 def test_a_property_declared_a_date_takes_no_words(library):
     r = library.read("Map Room", "Map Room\nKind: reading room\nFirst day of service: being refurbished")
     assert "openedOn" not in props(r)
+
+
+STUDIO_TTL = """@prefix s: <http://studio.example/> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+s:Studio a owl:Class ; rdfs:label "animation studio" .
+s:Picture a owl:Class ; rdfs:label "animated picture" .
+s:Nation a owl:Class ; rdfs:label "nation" .
+s:basedIn a owl:ObjectProperty ; rdfs:domain s:Studio ; rdfs:range s:Nation ; rdfs:label "has its home in" .
+s:madeBy a owl:ObjectProperty ; rdfs:domain s:Picture ; rdfs:range s:Studio ; rdfs:label "made by" .
+"""
+
+
+def test_a_name_that_is_another_pages_title_has_that_pages_class(tmp_path, embedder):
+    """The types of both ends: once the corpus is read, a title names a thing of its page's class, so a
+    studio page listing its pictures never makes one of them the nation it has its home in."""
+    path = tmp_path / "studio.ttl"
+    path.write_text(STUDIO_TTL, encoding="utf-8")
+    pages = [("Paper Lanterns", "Paper Lanterns is an animated picture made by Moth & Fern."),
+             ("Kelp Forest Tales", "Kelp Forest Tales is an animated picture made by Moth & Fern."),
+             ("Moth & Fern", "Moth & Fern is an animation studio from Norway. Its works include Paper Lanterns "
+                             "and Kelp Forest Tales.")]
+    reader = PageReader(Vocab.from_schema(Schema.load(path)), embedder, titles=[t for t, _ in pages])
+    segmented = [reader.segment(t, x) for t, x in pages]
+    reader.study(segmented)
+    studio = reader.link_all(segmented)[2]
+    assert studio.cls == "http://studio.example/Studio"
+    assert props(studio).get("basedIn") == ["Norway"], studio.facts
