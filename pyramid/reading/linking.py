@@ -129,7 +129,7 @@ class FactLinker:
         for a thing of no known class (another page's title, a name the parser saw); None for a
         plain value."""
         key = name_key(value)
-        if relational(value, self.words.class_word) or value.split()[0].lower() in POSSESSIVES:
+        if relational(value, self.words.class_word) or value.split()[:1] and value.split()[0].lower() in POSSESSIVES:
             return None  # "Head of the Department of X" is a role in one; "its lead clinician" a description
         named = self.lessons.class_named(value)
         if named:

@@ -119,3 +119,9 @@ def test_a_name_that_is_another_pages_title_has_that_pages_class(tmp_path, embed
     studio = reader.link_all(segmented)[2]
     assert studio.cls == "http://studio.example/Studio"
     assert props(studio).get("basedIn") == ["Norway"], studio.facts
+
+
+def test_a_field_left_empty_is_no_value(library):
+    from pyramid.reading.page import Segment
+
+    assert library.candidates(Segment("Holdings", " ", "field"), "Map Room") == []
