@@ -19,6 +19,7 @@ _EMAIL = re.compile(r"^\S+@\S+\.\w+$")
 _PHONE = re.compile(r"^[+(]?\d[\d\s().-]{5,}\d$")
 _DATE = re.compile(r"^(?:(\d{4}-\d{1,2}-\d{1,2})|\d{1,2}(?:st|nd|rd|th)? [A-Za-z]+ \d{4}|"
                    r"[A-Za-z]+ \d{1,2}(?:st|nd|rd|th)?,? \d{4})$")
+MAX_SHAPED_WORDS = 8      # a phrase holding an address this short is a way to reach it ("By e-mail at …")
 SUPERCLASS_FIT = 0.5      # Vocab.fit of a domain above the class (some of its things may have it): no fit
 
 
@@ -75,11 +76,12 @@ def is_date(value: str) -> bool:
 
 
 def shaped_part(value: str) -> tuple[str, str] | None:
-    """An address said inside a short phrase ("By e-mail at ann@x.org", "see www.x.org"): its shape and
-    the address; None when the phrase holds none, or more than one word of such a shape."""
-    found = [(s, w) for w in value.rstrip(".").split() if (s := shape_of(w.strip("<>()[],;")))
-             in ("email", "web")]
-    return (found[0][0], found[0][1].strip("<>()[],;")) if len(found) == 1 else None
+    """An e-mail address said inside a short phrase ("By e-mail at ann@x.org"): its shape and the address;
+    None when the phrase is long or holds none, or more than one (a web address inside a phrase is more
+    often a reference than the thing's own page: "OpenSees for Fire (http://…)")."""
+    words = value.rstrip(".").split()
+    found = [w.strip("<>()[],;") for w in words if shape_of(w.strip("<>()[],;")) == "email"]
+    return ("email", found[0]) if len(found) == 1 and len(words) <= MAX_SHAPED_WORDS else None
 
 
 def is_named(p: Term) -> bool:
