@@ -70,7 +70,7 @@ class EntityClassifier:
             # is a production company" is no film, whatever its name's last word
             return max(kinds, key=lambda c: (votes[c] >= max(votes[k] for k in kinds) - TIE,
                                              len(self.vocab.ancestors(c))))
-        named = self.lessons.class_named(title) if name_like(title) else None
+        named = self.lessons.class_named(title, as_title=True) if name_like(title) else None
         if named and named in votes and votes[named] > 0:   # the corpus names this page's entity with its class
             return named
         best = max(votes.values(), default=0.0)

@@ -198,10 +198,13 @@ class CorpusLessons:
         self.titled |= new
         return new
 
-    def class_named(self, text: str) -> str | None:
+    def class_named(self, text: str, *, as_title: bool = False) -> str | None:
         """The class of the thing a name names: by a class word in it, else by what the corpus taught
-        (the name seen with its class, or its head word)."""
-        return self.words.class_word(text) or self.known.get(name_key(text)) or self.heads.get(head_word(text))
+        (the name seen with its class, or its head word). `as_title`: the name is the page's own title,
+        whose class its page's first reading gave (`learn_page_classes`) — not evidence for itself."""
+        key = name_key(text)
+        known = None if as_title and key in self.titled else self.known.get(key)
+        return self.words.class_word(text) or known or self.heads.get(head_word(text))
 
     def word_of(self, text: str) -> str | None:
         """The class a name's words say: a class word, or a head word the corpus taught ("School of …").
