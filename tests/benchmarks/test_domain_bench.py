@@ -3,12 +3,15 @@ entity a page is about, the scoring fields kept from the build."""
 
 import json
 
+import pytest
+
 from benchmarks.domain import build_copy, score_extraction, score_question, summarise_questions
 from benchmarks.pages import Gold, Triple
 from pyramid.types import Answer
 
 NS = "http://example.org/zoo#"
 TYPE, LABEL = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type", "http://www.w3.org/2000/01/rdf-schema#label"
+RDF_TYPE = TYPE
 
 
 def _ans(text: str, layer: str = "ontology") -> Answer:
@@ -54,3 +57,25 @@ def test_the_build_never_sees_the_scoring_fields(tmp_path):
     pages = [{"id": "a", "title": "A", "text": "A is a thing.", "about": NS + "a", "layout": "prose"}]
     target = build_copy(pages, tmp_path / "pages.jsonl")
     assert json.loads(target.read_text(encoding="utf-8")) == {"id": "a", "title": "A", "text": "A is a thing."}
+
+
+@pytest.mark.parametrize("name", ["hospital", "films"])
+def test_a_development_domain_is_whole_and_the_same_for_a_seed(name):
+    """`bench make-domain`: the schema and gold parse, every page is about a typed gold entity, eight
+    kinds of question open and with options, and every open answer is said on some page."""
+    import pyoxigraph as ox
+
+    from benchmarks.domains import generate
+
+    data = generate(name, 7)
+    assert generate(name, 7) == data
+    store = ox.Store()
+    store.load(input=data.schema_ttl + "\n" + data.gold_ttl, format=ox.RdfFormat.TURTLE)
+    typed = {str(q.subject.value) for q in store.quads_for_pattern(None, ox.NamedNode(RDF_TYPE), None)}
+    assert all(p["about"] in typed for p in data.pages)
+    kinds = {(q["kind"], q["type"] == "open") for q in data.questions}
+    assert len({k for k, _ in kinds}) >= 8 and all((k, False) in kinds for k, is_open in kinds if is_open)
+    text = " ".join(p["text"] for p in data.pages).casefold()
+    answers = [a for q in data.questions if q["type"] == "open"
+               for a in (q["answer"] if isinstance(q["answer"], list) else [q["answer"]])]
+    assert all(str(a).casefold() in text for a in answers if not str(a).isdigit())
