@@ -53,7 +53,8 @@ clean:
 
 # The SPARQL servers the ontology backend tests start on loopback (tests/ontology_servers.py): Oxigraph's
 # comes with the dev extras (pip package `oxigraph`); Virtuoso Open Source 7 from Debian where it is missing.
-# Without it those tests are skipped with the reason printed, never silently.
+# Without them those tests fail and say what to install: a missing server is a broken setup, not a skip.
 .PHONY: servers
 servers: install
-	command -v virtuoso-t >/dev/null 2>&1 || (apt-get install -y virtuoso-opensource || echo "no Virtuoso: the ontology backend tests will skip it, and say so")
+	command -v virtuoso-t >/dev/null 2>&1 || apt-get install -y virtuoso-opensource || \
+		(apt-get update && apt-get install -y virtuoso-opensource)

@@ -4,8 +4,8 @@
     virtuoso_server(tmp)  -> Server   Virtuoso Open Source 7 from Debian (`make servers` installs it)
 
 Each runs on free 127.0.0.1 ports with its files in the test's directory and is stopped by its own
-process id. A server whose binary is not installed is a `pytest.skip` with the reason, never a
-silent pass. Virtuoso: reads at /sparql (the anonymous SPARQL user, which cannot update), writes at
+process id. A server whose binary is not installed fails its tests with what to install: `make test`
+installs both (the dev extras, `make servers`), so their absence is a broken setup, never a skip. Virtuoso: reads at /sparql (the anonymous SPARQL user, which cannot update), writes at
 /sparql-auth (HTTP digest as dba/dba, the password of a freshly created database).
 """
 
@@ -79,8 +79,7 @@ def _wait(url: str, proc: subprocess.Popen, log: Path, seconds: float) -> None:
 def oxigraph_server(tmp: Path) -> Server:
     exe = shutil.which("oxigraph") or str(Path(sys.executable).with_name("oxigraph"))
     if not Path(exe).exists():
-        pytest.skip("the `oxigraph` server is not installed (pip install -e '.[dev]' brings it): "
-                    "the Oxigraph server backend is untested here")
+        pytest.fail("the `oxigraph` server is not installed: pip install -e '.[dev]' (make install) brings it")
     port = free_port()
     log = tmp / "oxigraph.log"
     proc = subprocess.Popen([exe, "serve", "--location", str(tmp / "oxigraph-db"), "--bind", f"127.0.0.1:{port}"],
@@ -120,8 +119,8 @@ def virtuoso_ini(tmp: Path, sql_port: int, http_port: int) -> Path:
 def virtuoso_server(tmp: Path) -> Server:
     exe = shutil.which("virtuoso-t")
     if exe is None or not VIRTUOSO_INI.exists():
-        pytest.skip("Virtuoso Open Source 7 is not installed (`make servers` runs apt-get install -y "
-                    "virtuoso-opensource): the Virtuoso backend is untested here")
+        pytest.fail("Virtuoso Open Source 7 is not installed: `make servers` runs apt-get install -y "
+                    "virtuoso-opensource")
     sql_port, http_port = free_port(), free_port()
     ini = virtuoso_ini(tmp, sql_port, http_port)
     log = tmp / "virtuoso.out"
