@@ -64,6 +64,11 @@ class Term:
                                     *(words_of(self.iri, a) for a in self.alt_labels)]))
 
     @property
+    def alternatives(self) -> tuple[str, ...]:
+        """Each alternative of the term's names, where a name offers two ("ward or unit": 'ward', 'unit')."""
+        return tuple(dict.fromkeys(a.strip() for n in self.names for a in re.split(r"\bor\b|/|,", n) if a.strip()))
+
+    @property
     def text(self) -> str:
         """What is embedded for this term: its words and comment."""
         return f"{self.words}. {self.comment}".strip(". ") if self.comment else self.words

@@ -5,7 +5,8 @@
 
 Each runs on free 127.0.0.1 ports with its files in the test's directory and is stopped by its own
 process id. A server whose binary is not installed fails its tests with what to install: `make test`
-installs both (the dev extras, `make servers`), so their absence is a broken setup, never a skip. Virtuoso: reads at /sparql (the anonymous SPARQL user, which cannot update), writes at
+installs both (the dev extras, `make servers`), so their absence is a broken setup, never a skip.
+Virtuoso: reads at /sparql (the anonymous SPARQL user, which cannot update), writes at
 /sparql-auth (HTTP digest as dba/dba, the password of a freshly created database).
 """
 

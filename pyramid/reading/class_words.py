@@ -51,8 +51,7 @@ class ClassWords:
             return None
         last = min(word_forms(words[-1]), key=len)
         heads = [c.iri for c in self.vocab.classes
-                 if any(alt.split() and min(word_forms(alt.split()[-1]), key=len) == last
-                        for n in c.names for alt in re.split(r"\bor\b|/|,", fold(n)))]
+                 if any(min(word_forms(fold(alt).split()[-1]), key=len) == last for alt in c.alternatives if fold(alt))]
         return min(heads, key=lambda c: len(self.vocab.ancestors(c))) if heads else None
 
     def named_exactly(self, value: str) -> str | None:

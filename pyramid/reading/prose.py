@@ -23,7 +23,7 @@ from pyramid.reading.english import (
     parser,
 )
 from pyramid.reading.page import Segment
-from pyramid.reading.terms import is_date
+from pyramid.reading.terms import is_date, shape_of
 
 _ENTITY_LABELS = {"ORG", "FAC", "GPE", "LOC", "NORP", "PERSON"}  # NER kinds that name a thing
 _VALUE_DEPS = ("dobj", "pobj", "attr", "oprd", "acomp", "appos")  # a verb reaches a value through these
@@ -248,7 +248,6 @@ def _relational_noun(word, tok) -> bool:
         and word.text.islower()
 
 
-_PHONE_RUN = re.compile(r"^\+?\d[\d\s().-]{5,}\d$")
 MIN_PHONE_PARTS = 2      # numbers in a row that may be one phone number ("01632 969120")
 
 
@@ -268,7 +267,7 @@ def _whole_values(sent) -> list:
         if tok is not None and tok.like_num and tok.text.isdigit() and (not run or tok.i == run[-1].i + 1):
             run.append(tok)
             continue
-        if len(run) >= MIN_PHONE_PARTS and _PHONE_RUN.match(sent.doc[run[0].i:run[-1].i + 1].text):
+        if len(run) >= MIN_PHONE_PARTS and shape_of(sent.doc[run[0].i:run[-1].i + 1].text) == "phone":
             out.append(sent.doc[run[0].i:run[-1].i + 1])
         run = [tok] if tok is not None and tok.like_num and tok.text.isdigit() else []
     return out

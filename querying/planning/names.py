@@ -33,19 +33,14 @@ def shared_word(vocab: Vocab, cls: Term) -> str | None:
     return alias[0] if alias else None
 
 
-def _alternatives(cls: Term) -> list[str]:
-    """Each alternative of the class's names ("ward or unit": 'ward', 'unit')."""
-    return [a.strip() for n in cls.names for a in re.split(r"\bor\b|/", n) if a.strip()]
-
-
 def class_names(vocab: Vocab, cls: Term) -> tuple[str, ...]:
     """Every name of a class: its label, its local name, its other labels, each alternative of a name
     that offers two ("ward or unit": 'ward', 'unit'), its names' last word where no other class's name
     ends with it ("healthcare site": 'site' — English puts a name's kind last), and the word its
     properties share."""
-    alternatives = _alternatives(cls)
+    alternatives = cls.alternatives
     heads = {a.split()[-1] for a in alternatives if len(a.split()) > 1}
-    others = {forms(a.split()[-1])[0] for c in vocab.classes if c.iri != cls.iri for a in _alternatives(c) if a.split()}
+    others = {forms(a.split()[-1])[0] for c in vocab.classes if c.iri != cls.iri for a in c.alternatives if a.split()}
     unique = [h for h in sorted(heads) if forms(h) and forms(h)[0] not in others]
     alias = shared_word(vocab, cls)
     return tuple(dict.fromkeys([cls.words, *alternatives, *unique, *([alias] if alias else [])]))

@@ -670,15 +670,20 @@ MUSEUM = """@prefix : <http://example.org/museum/> .
 """
 
 
+def own_ontology(tmp_path, name: str, ttl: str) -> Workspace:
+    """A workspace whose schema and instances are one Turtle file of our own."""
+    ws = Workspace.init(tmp_path / name)
+    (tmp_path / f"{name}.ttl").write_text(ttl, encoding="utf-8")
+    s = Session(ws)
+    s.ontology.load_schema(tmp_path / f"{name}.ttl")
+    s.ontology.import_instances(tmp_path / f"{name}.ttl")
+    return ws
+
+
 def test_a_question_asking_when_gets_a_time_or_nothing(tmp_path, polyu_ws, embedder):
     """"When …?" asks for a time: answered from a property that holds one (a date range here), and passed
     on where no reading gives a time — the department someone works for is no answer to when they joined."""
-    ws = Workspace.init(tmp_path / "museum")
-    (tmp_path / "museum.ttl").write_text(MUSEUM, encoding="utf-8")
-    s = Session(ws)
-    s.ontology.load_schema(tmp_path / "museum.ttl")
-    s.ontology.import_instances(tmp_path / "museum.ttl")
-    ans = answer_ontology(session(ws, embedder), "When did Charting the Tides open?")
+    ans = answer_ontology(session(own_ontology(tmp_path, "museum", MUSEUM), embedder), "When did Charting the Tides open?")
     assert ans.layer == "ontology" and "2019-04-02" in ans.text, ans.trace[-1].outcome
     ans = answer_ontology(session(polyu_ws, embedder), "When did Jiyan Dai join the Department of Applied Physics?")
     assert ans.layer == "none" and "asks when" in ans.trace[-1].outcome, ans.text
@@ -704,12 +709,7 @@ def test_a_question_asking_for_a_thing_is_not_answered_with_a_value(tmp_path, em
     """"Which unit …?" (a class named by one alternative of its label "ward or unit") and "Who …?" ask for
     things: the data's values (a year, an e-mail address) are no answer, and where no reading gives a
     thing the layer passes the question down rather than answer another one."""
-    ws = Workspace.init(tmp_path / "clinic")
-    (tmp_path / "clinic.ttl").write_text(CLINIC, encoding="utf-8")
-    s = Session(ws)
-    s.ontology.load_schema(tmp_path / "clinic.ttl")
-    s.ontology.import_instances(tmp_path / "clinic.ttl")
-    s = session(ws, embedder)
+    s = session(own_ontology(tmp_path, "clinic", CLINIC), embedder)
     ans = answer_ontology(s, "Ada Quist is posted to which unit?")
     assert ans.layer == "ontology" and "Lark Unit" in ans.text and "2009" not in ans.text, ans.text
     # the data says nobody runs Lark Unit: no value of Ada's stands in for the person asked for

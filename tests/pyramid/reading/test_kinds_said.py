@@ -11,6 +11,7 @@ import pytest
 from pyramid.ontology.schema import Schema
 from pyramid.reading.page_reader import PageReader
 from pyramid.vocab import Vocab
+from tests.pyramid.reading.test_page_reader import facts as props
 
 L = "http://library.example/"
 TTL = """@prefix l: <http://library.example/> .
@@ -41,11 +42,6 @@ def library(tmp_path_factory, embedder) -> PageReader:
     return PageReader(Vocab.from_schema(Schema.load(path)), embedder, titles=ROOMS)
 
 
-def props(reading) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    for f in reading.facts:
-        out.setdefault(f.prop.rsplit("/", 1)[-1], []).append(f.value)
-    return out
 
 
 def test_a_field_whose_value_is_a_class_name_types_the_page_and_states_nothing_else(library):
