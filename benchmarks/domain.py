@@ -114,9 +114,8 @@ def score_question(q: Mapping[str, Any], ans: Answer, seconds: float) -> dict[st
     if "answer" not in q:
         return {**acadchall.score(q, ans, seconds), "kind": q.get("kind", "?"), "type": q.get("type", "MCQ")}
     golds = q["answer"] if isinstance(q["answer"], list) else [q["answer"]]
-    text = ans.text + " " + " ".join(str(v) for e in ans.evidence if e.kind == "sparql"
-                                     for row in e.rows for v in row.values())
-    found = sum(_said(str(g), text) for g in golds) / len(golds) if ans.layer != "none" else 0.0
+    # what the user reads, not the evidence's rows: a value only a row holds was not answered
+    found = sum(_said(str(g), ans.text) for g in golds) / len(golds) if ans.layer != "none" else 0.0
     return {**acadchall._row(q, ans, seconds, found, found, found), "gold": golds, "kind": q.get("kind", "?"),
             "type": "open"}
 
@@ -225,6 +224,6 @@ def markdown(d: Mapping[str, Any]) -> str:
         lines += ["## Questions through the waterfall", "",
                   md_table(["set", *cols], [[k, *_answered(q[k])] for k in ("choice", "open") if q.get(k)]), "",
                   md_table(["kind · type", *cols], [[k, *_answered(v)] for k, v in q["kinds"].items()]), "",
-                  "Choice: F1 of the chosen options; open: the share of gold strings the answer (or its rows) "
-                  "says, as whole words.", ""]
+                  "Choice: F1 of the chosen options; open: the share of gold strings the answer's text says, as "
+                  "whole words (no precision: an open answer that also names wrong things is not marked down).", ""]
     return "\n".join(lines)

@@ -33,6 +33,21 @@ class DomainData:
     # with options: {"id", "kind", "type": "MCQ" | "MAQ", "question", "options": [...], "answers": [indexes]}
 
 
+def literal(value: Any, dtype: str = "xsd:string") -> str:
+    """A Turtle literal, typed unless a plain string."""
+    text = str(value).replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{text}"' if dtype == "xsd:string" else f'"{text}"^^{dtype}'
+
+
+def property_ttl(prefix: str, local: str, is_object: bool, domain: str, range_term: str, label: str, comment: str,
+                 inverse: str | None = None) -> str:
+    """One property of a domain's schema in Turtle (`range_term` a CURIE: the class's or the datatype's)."""
+    kind = "owl:ObjectProperty" if is_object else "owl:DatatypeProperty"
+    inv = f"    owl:inverseOf {prefix}:{inverse} ;\n" if inverse else ""
+    return (f"{prefix}:{local} a {kind} ;\n{inv}    rdfs:domain {prefix}:{domain} ;\n    rdfs:range {range_term} ;\n"
+            f"    rdfs:label {literal(label)} ;\n    rdfs:comment {literal(comment)} .\n")
+
+
 def generate(name: str, seed: int = 7) -> DomainData:
     if name not in DOMAINS:
         raise ValueError(f"unknown domain '{name}' ({', '.join(DOMAINS)})")

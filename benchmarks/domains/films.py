@@ -11,7 +11,7 @@ import random
 import string
 from dataclasses import dataclass, field
 
-from benchmarks.domains import DomainData
+from benchmarks.domains import DomainData, literal, property_ttl
 
 NS = "http://example.org/archive#"
 PREFIXES = f"""@prefix fa: <{NS}> .
@@ -304,7 +304,7 @@ def _build(rng: random.Random) -> dict[str, list[Ent]]:
 
 # ---------------------------------------------------------------- Turtle
 def _lit(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return literal(text)
 
 
 def _schema_ttl() -> str:
@@ -314,11 +314,8 @@ def _schema_ttl() -> str:
         sub = f"    rdfs:subClassOf fa:{parent} ;\n" if parent else ""
         out.append(f"fa:{name} a owl:Class ;\n{sub}    rdfs:label {_lit(label)} ;\n    rdfs:comment {_lit(comment)} .\n")
     for name, is_obj, dom, rng_, label, comment, inverse in PROPERTIES:
-        kind = "owl:ObjectProperty" if is_obj else "owl:DatatypeProperty"
-        rng_text = f"fa:{rng_}" if is_obj else f"xsd:{rng_}"
-        inv = f"    owl:inverseOf fa:{inverse} ;\n" if inverse else ""
-        out.append(f"fa:{name} a {kind} ;\n{inv}    rdfs:domain fa:{dom} ;\n    rdfs:range {rng_text} ;\n"
-                   f"    rdfs:label {_lit(label)} ;\n    rdfs:comment {_lit(comment)} .\n")
+        out.append(property_ttl("fa", name, is_obj, dom, f"fa:{rng_}" if is_obj else f"xsd:{rng_}", label, comment,
+                                inverse))
     return "\n".join(out)
 
 

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from benchmarks.domains import DomainData
+from benchmarks.domains import DomainData, literal, property_ttl
 
 NS = "http://example.org/health#"
 PREFIXES = (f"@prefix h: <{NS}> .\n"
@@ -260,8 +260,7 @@ def _staff_unit(rng: random.Random, unit: Ent, site_cls: str, area: str, names: 
 
 
 def _lit(value: Any, dtype: str = "xsd:string") -> str:
-    text = str(value).replace("\\", "\\\\").replace('"', '\\"')
-    return f'"{text}"' if dtype == "xsd:string" else f'"{text}"^^{dtype}'
+    return literal(value, dtype)
 
 
 def _schema_ttl() -> str:
@@ -270,11 +269,8 @@ def _schema_ttl() -> str:
         sup = f" ;\n    rdfs:subClassOf h:{parent}" if parent else ""
         out.append(f"h:{local} a owl:Class{sup} ;\n    rdfs:label {_lit(label)} ;\n    rdfs:comment {_lit(comment)} .\n")
     for local, kind, dom, rng_, label, comment, inverse in PROPS:
-        ptype = "owl:ObjectProperty" if kind == "O" else "owl:DatatypeProperty"
-        target = f"h:{rng_}" if kind == "O" else rng_
-        inv = f" ;\n    owl:inverseOf h:{inverse}" if inverse else ""
-        out.append(f"h:{local} a {ptype} ;\n    rdfs:domain h:{dom} ;\n    rdfs:range {target}{inv} ;\n"
-                   f"    rdfs:label {_lit(label)} ;\n    rdfs:comment {_lit(comment)} .\n")
+        out.append(property_ttl("h", local, kind == "O", dom, f"h:{rng_}" if kind == "O" else rng_, label, comment,
+                                inverse))
     return "\n".join(out)
 
 
