@@ -8,7 +8,6 @@ from pyramid.embeddings import Embedder
 from pyramid.llm import LLM
 from pyramid.ontology.labels import LabelIndex, LabelLink
 from pyramid.ontology.values import ValueIndex
-from pyramid.reading.english import STOPWORDS
 from pyramid.reading.terms import holds_time
 from pyramid.vocab import Vocab
 from querying.planning.anchors import AnchorLinker
@@ -23,7 +22,7 @@ from querying.planning.records import Anchor, PlanDraft, QuestionReading, Run, U
 from querying.planning.scoring import ReadingScorer
 from querying.planning.vectors import QueryVectors
 from querying.planning.weights import SOMEONE_MARGIN
-from querying.planning.wording import forms, words_outside
+from querying.planning.wording import property_content_words, words_outside
 
 MAX_OPTION_CANDIDATES = 200   # options of the answer class a plan names as its candidates, at most
 
@@ -119,7 +118,7 @@ class ReadingPlanner:
             return r.answer_class is None or self.vocab.compatible(r.answer_class, asked)
         if r.value_class is not None and self.vocab.compatible(r.value_class, asked):
             return True
-        own = set(forms(r.prop)) - STOPWORDS - {"has"}
+        own = property_content_words(r.prop)
         return bool(own) and own <= words
 
     def _of_someone(self, d: PlanDraft, question: str, anchors: list[Anchor], readings: list[QuestionReading]

@@ -8,7 +8,6 @@ from __future__ import annotations
 import numpy as np
 
 from pyramid.ontology.labels import LabelLink
-from pyramid.reading.english import STOPWORDS
 from pyramid.vocab import Vocab
 from querying.planning.anchors import strength
 from querying.planning.cues import LOCATIVE, QuestionCues
@@ -29,7 +28,7 @@ from querying.planning.weights import (
     SUBCLASS_OPTION,
     UNNAMED_VALUE,
 )
-from querying.planning.wording import forms, masked, values_spelled, words_outside
+from querying.planning.wording import forms, masked, property_content_words, values_spelled, words_outside
 
 
 class ReadingScorer:
@@ -98,7 +97,7 @@ class ReadingScorer:
             r.evidence["named"] = float(sum(named))
             r.score += NAMED * sum(named)
         if cues.which and r.kind == "attribute" and not any(named) and not (
-                set(forms(r.prop)) - STOPWORDS - {"has"}) & words:
+                property_content_words(r.prop)) & words:
             r.evidence["which"] = 1.0
             r.score -= UNNAMED_VALUE
         if cues.role and r.kind == "members":

@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 
 from pyramid.normalise import fold
+from pyramid.reading.english import STOPWORDS
 from pyramid.vocab import word_forms
 from querying.planning.records import PLACEHOLDERS, Anchor
 
@@ -40,3 +41,8 @@ def words_outside(question: str, anchors: Sequence[Anchor]) -> set[str]:
     """The question's words (one form each) outside the spans of the instances it names."""
     text = masked(question, anchors)
     return {forms(w)[0] for w in re.findall(r"\w+", text) if w not in PLACEHOLDERS and fold(w)}
+
+
+def property_content_words(prop_words: str) -> set[str]:
+    """A property's words that carry its meaning (one form each): 'has subject code' → {subject, code}."""
+    return set(forms(prop_words)) - STOPWORDS - {"has"}
