@@ -112,9 +112,15 @@ def waterfall_answerer(layers: Sequence[str], mode: str = "plan") -> Answerer:
     return answer
 
 
+def answered(ans: Answer) -> bool:
+    """A layer gave an answer: not none, and not an abstention that shows the closest passage it found
+    (the user reads "the documents do not seem to answer this")."""
+    return ans.layer != "none" and not ans.abstained
+
+
 def _row(q: dict[str, Any], ans: Answer, seconds: float, p: float, r: float, f: float) -> dict[str, Any]:
     return {"id": q.get("id"), "template": q.get("template") or q.get("kind", "?"), "type": q.get("type", "open"),
-            "wording": wording(q), "answered": ans.layer != "none", "layer": ans.layer,
+            "wording": wording(q), "answered": answered(ans), "layer": ans.layer,
             "precision": p, "recall": r, "f1": f, "llm_calls": ans.usage.calls + ans.usage.cache_hits,
             "cache_hits": ans.usage.cache_hits, "tokens": ans.usage.cost_tokens, "seconds": round(seconds, 3)}
 
@@ -126,7 +132,9 @@ def score(q: dict[str, Any], ans: Answer, seconds: float) -> dict[str, Any]:
         return {**_row(q, ans, seconds, hit, hit, hit), "gold": q["answer"]}
     chosen, gold = set(ans.selected or []), set(q["answers"])
     p, r, f = set_prf(chosen, gold)
-    return {**_row(q, ans, seconds, p, r, f), "selected": sorted(chosen), "gold": sorted(gold)}
+    row = _row(q, ans, seconds, p, r, f)
+    # a choice question is answered by a choice: a text that selects no option answered none
+    return {**row, "answered": row["answered"] and bool(chosen), "selected": sorted(chosen), "gold": sorted(gold)}
 
 
 def open_score(q: dict[str, Any], ans: Answer) -> tuple[float, float, float]:

@@ -115,7 +115,7 @@ def score_question(q: Mapping[str, Any], ans: Answer, seconds: float) -> dict[st
         return {**acadchall.score(q, ans, seconds), "kind": q.get("kind", "?"), "type": q.get("type", "MCQ")}
     golds = q["answer"] if isinstance(q["answer"], list) else [q["answer"]]
     # what the user reads, not the evidence's rows: a value only a row holds was not answered
-    found = sum(_said(str(g), ans.text) for g in golds) / len(golds) if ans.layer != "none" else 0.0
+    found = sum(_said(str(g), ans.text) for g in golds) / len(golds) if acadchall.answered(ans) else 0.0
     return {**acadchall._row(q, ans, seconds, found, found, found), "gold": golds, "kind": q.get("kind", "?"),
             "type": "open"}
 

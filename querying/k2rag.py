@@ -53,7 +53,7 @@ from querying.compose import (
     split_sentences,
 )
 from querying.naive import ANSWER_MAX_TOKENS, answer_from_chunks, answer_from_context, chunk_evidence
-from querying.options import select_options
+from querying.options import counted_options, select_options
 
 SUBQUESTION_SCHEMA = {"type": "object", "properties": {"question": {"type": "string", "maxLength": 200}},
                       "required": ["question"], "additionalProperties": False}
@@ -121,7 +121,11 @@ class TextAnswerer:
                 text, citations = rewrite(question, comp, self.llm, self.text.tokenize, self.embedder, tracer,
                                           frame=frame)
             pipeline, chunks, abstained = mode, chunk_evidence(hits), False
-        selected = select_answered(options, text, [e.text for e in chunks]) if options else None
+        selected = None
+        if options:
+            # a count's options by the number said beside the counted noun (options.counted_options)
+            counted = counted_options(question, options, [text, *(e.text for e in chunks[:1])])
+            selected = select_answered(options, text, [e.text for e in chunks]) if counted is None else counted
         return Answer(question=question, text=text, layer="text", pipeline=pipeline, selected=selected,
                       citations=citations, abstained=abstained, evidence=[*handover.triples, *chunks],
                       trace=tracer.steps, usage=tracer.total(), ms=round((time.perf_counter() - start) * 1000, 1))

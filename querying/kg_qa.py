@@ -46,7 +46,7 @@ from pyramid.reading.english import NAME_FILLERS, QUESTION_OPENERS, QUESTION_SCA
 from pyramid.text_layer import Bm25Tokenizer
 from pyramid.types import Answer, Tracer, TraceStep, TripleEvidence
 from pyramid.usage import UsageMeter
-from querying.options import is_none_option, select_options
+from querying.options import counted_options, is_none_option, select_options
 
 SUFFICIENCY_SCHEMA = {
     "type": "object",
@@ -476,9 +476,12 @@ def finish(question: str, hits: list[TripleHit], llm: LLM, cfg: KGSettings, trac
         # the cited facts, the answer, and every retrieved fact about an entity the question names
         about = [h.triple for h in hits if {h.triple.subject.name, h.triple.object.name} & set(v.signals.linked)]
         support = [*v.cited, *about]
-        # the ends by name (an option is usually an entity), the whole facts, and the answer
-        selected = select_options(options, [n for t in support for n in (t.object.name, t.subject.name)]
-                                  + [triple_line(t) for t in support] + [v.text])
+        # a count's options by the number said beside the counted noun; else the ends by name (an option
+        # is usually an entity), the whole facts, and the answer
+        selected = counted_options(question, options, [triple_line(t) for t in support] + [v.text])
+        if selected is None:
+            selected = select_options(options, [n for t in support for n in (t.object.name, t.subject.name)]
+                                      + [triple_line(t) for t in support] + [v.text])
     answered = v.sufficient
     text = v.text if answered else "The retrieved triples are not enough to answer."
     if options and answered and not selected:

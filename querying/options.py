@@ -27,8 +27,12 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 
 from pyramid.ontology.labels import bag_key, codes_in, fold_words
+from pyramid.reading.english import CARDINALS
+from pyramid.vocab import word_forms
+from querying.planning.cues import COUNTING, counted_noun
 
 TYPO_CUTOFF = 92.0
+_NUMBER = re.compile(r"^\s*\d+(?:[.,]\d+)?\s*$")
 _NONE = re.compile(r"^\s*(none of (the )?(above|these|them)|no(ne)? correct answer|none)\s*\.?\s*$", re.IGNORECASE)
 
 
@@ -96,3 +100,26 @@ def select_options(options: Sequence[str], evidence: Sequence[str | Value], *,
     if not chosen and allow_none and values:
         chosen = [i for i, option in enumerate(options) if is_none_option(option)][:1]
     return chosen
+
+
+
+def counted_options(question: str, options: Sequence[str], texts: Sequence[str]) -> list[int] | None:
+    """A question that counts things ("how many performers …") with numbers for options: the options
+    whose number the texts say beside the counted noun ("three performers", "runs 9 minutes" for "how
+    many minutes") — a number said of something else (a year, a running time) is no count of them.
+    None when the question counts nothing or an option is no number (the usual matching applies)."""
+    numbers = [o for o in options if not _NONE.match(o)]
+    if not numbers or not all(_NUMBER.match(o) for o in numbers) or COUNTING.search(question) is None:
+        return None
+    noun = counted_noun(question, COUNTING).split()
+    if not noun:
+        return []
+    said: set[str] = set()
+    for text in texts:
+        words = re.findall(r"\d+(?:\.\d+)?|\w+", text.lower())
+        for i, w in enumerate(words[:-1]):
+            value = CARDINALS.get(w, w)
+            # the number, then the noun (one word may come between: "three credited performers")
+            if _NUMBER.match(value) and any(word_forms(n) & word_forms(noun[0]) for n in words[i + 1:i + 3]):
+                said.add(value)
+    return [i for i, o in enumerate(options) if not _NONE.match(o) and o.strip() in said]

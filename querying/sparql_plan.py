@@ -63,6 +63,14 @@ class QueryPlan(BaseModel):
                                   description="restrict the answer to these IRIs (e.g. the MCQ options)")
     count: bool = False
     rank: Rank | None = None
+    exclude: list[str] = Field(default_factory=list, max_length=MAX_VALUES,
+                               description="IRIs that are never an answer (what the question names, met again "
+                                           "at the end of a path that leads back to it)")
+
+    def properties(self) -> set[str]:
+        """Every property the plan uses: along its constraints and its ranking, and what it returns."""
+        paths = [*(c.path for c in self.constraints), *([self.rank.path] if self.rank else [])]
+        return {st.property for path in paths for st in path} | set(self.returns)
 
 
 class PlanError(InputError):
@@ -118,6 +126,7 @@ def check_plan(plan: QueryPlan, vocab: Vocab) -> list[str]:
         if plan.count:
             problems.append("a plan counts or ranks, not both")
     problems += [f"candidate is not an IRI: {v!r}" for v in plan.candidates if not _IRI.match(v)]
+    problems += [f"excluded value is not an IRI: {v!r}" for v in plan.exclude if not _IRI.match(v)]
     return problems
 
 
@@ -156,6 +165,8 @@ def compile_plan(plan: QueryPlan, vocab: Vocab, *, limit: int | None = None) -> 
             lines.append(f"{nxt} {p} {here} ." if step.inverse else f"{here} {p} {nxt} .")
             here = nxt
         lines.append(_condition(c, f"?c{i}", vocab))
+    if plan.exclude:
+        lines.append(f"FILTER(?x NOT IN ({', '.join(f'<{v}>' for v in dict.fromkeys(plan.exclude))}))")
     returns = [f"?r{i}" for i in range(len(plan.returns))]
     for var, name in zip(returns, plan.returns):
         lines.append(f"OPTIONAL {{ ?x {_node(name, vocab)} {var} }}")

@@ -32,6 +32,7 @@ AUXILIARIES = frozenset({"is", "are", "was", "were", "be", "been", "being", "am"
                          "did", "can", "could", "will", "would", "may", "might", "must", "shall", "should"})
 COPULAS = frozenset({"is", "are", "was", "were", "am", "be", "been"})
 PERSON = "a person, someone"  # what "who" asks for, in words a class's name can be compared with
+PLACE = "a place, somewhere"  # …and what "where" asks for
 PREDICATIVE_AS = "as"  # English's predicative preposition: "serves as", "joined the unit as"
 POSSESSIVES_PERSON = frozenset({"his", "her"})
 POSSESSIVES_THING = frozenset({"its"})
@@ -182,6 +183,8 @@ QUESTION_OPENERS = frozenset("what who whom whose which when where why how did d
 # lower-case words between the capitalised words of a name ("Department of X", "Hôtel de Ville")
 NAME_FILLERS = frozenset("of and the for in on at de du la le von van".split())
 # a question's own scaffolding: the wh-words, "how many/much", and the verbs that ask for a list
+# the imperative verbs a request for things opens with ("Name the town of …", "List every ward that …")
+REQUEST_VERBS = frozenset({"name", "list", "give", "tell", "show", "identify", "find", "state", "mention", "provide"})
 QUESTION_SCAFFOLDING = ("did does do what who whom whose which when where why how many much "
                         "name list tell according").split()
 # words that ask about now ("currently", "the latest"), and the present-tense auxiliaries

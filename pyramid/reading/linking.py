@@ -85,7 +85,10 @@ class FactLinker:
                     sims = self.meaning.made_plain(sims, meant)
             options: list[tuple[float, ReadFact]] = []
             in_title = bool(title) and len(fold(item)) > MIN_IN_TITLE_CHARS and f" {fold(item)} " in f" {fold(title)} "
-            itself = (in_title and name_like(title)) or bool(set(codes_in(item)) & set(codes_in(title)))
+            # … unless the piece is another page's whole title: "situated in Harrowfield" on the page of
+            # Harrowfield General Hospital names the town that has a page of its own
+            another = name_key(item) in self.words.titles and name_key(item) != name_key(title)
+            itself = (in_title and name_like(title) and not another) or bool(set(codes_in(item)) & set(codes_in(title)))
             # … nor is what a copula's complement says it is ("X is a professor"): its kind or role, not
             # another thing it relates to
             if kind is not None and not itself and not seg.complement:

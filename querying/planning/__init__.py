@@ -8,7 +8,12 @@ Understanding by method, not by wording. Nothing here keys on how a question is 
    anchor instance, every class it joins through a path of one or two object properties (either
    direction, domains and ranges permitting), and every datatype property of its class (an
    attribute); for every anchor value, the classes that hold it. Each reading also has a counting
-   form. With two anchors, a reading that keeps both.
+   form. With two anchors, a reading that keeps both. The attributes of the things one step from an
+   anchor whose kind the question names ("the number to ring for the *site* that runs X").
+2½. **Keep** (`asked.py`). Of the readings, those that answer what the question asks: the class it
+   asks for by name, a thing for "which <noun>", a time for "when", someone for "who", a place for
+   "where", the relation it names by its words, a path through every kind of thing it names; none left,
+   the question is passed down with the reason.
 3. **Put in words and score** (`scoring.py`, with the question's cues from `cues.py`). Each reading
    is written as a short question built from the schema's own names ("X works for which faculty?",
    "what is the credit value of X?", "how many staff works for X?"), anchors as placeholders; the

@@ -19,8 +19,14 @@ def _one_of(words) -> str:
     return "(?:" + "|".join(sorted(words)) + ")"
 
 
-QUANTITY = re.compile(r"\b(how\s+many|how\s+much|number\s+of|count|counts|counting|total|amount\s+of|tally|"
+# "number of" counts what follows it ("the number of wards"), not one thing's number ("the switchboard
+# number of the hospital": a determiner after "of")
+QUANTITY = re.compile(r"\b(how\s+many|how\s+much|number\s+of(?!\s+(?:the|a|an|this|that|its|his|her|their)\b)|"
+                      r"count|counts|counting|total|amount\s+of|tally|"
                       r"head\s?counts?)\b",
+                      re.IGNORECASE)
+# …of them, those that count things (not "how much", an amount; not a total of values)
+COUNTING = re.compile(r"\b(how\s+many|number\s+of(?!\s+(?:the|a|an|this|that|its|his|her|their)\b)|count|counts|counting)\b",
                       re.IGNORECASE)
 # the superlatives of quantity (English's closed set): "the most departments", "the fewest staff"
 SUPERLATIVE = re.compile(r"\b(most|fewest|least|(?:largest|greatest|highest|biggest|smallest|lowest)\s+number\s+of)\b",
@@ -42,6 +48,7 @@ WHO = re.compile(r"\b(who|whom)\b", re.IGNORECASE)  # English asks for a person 
 ASKS_WHO = re.compile(r"^\W*(?:(?:to|by|for|with|from|of)\s+)?(?:who|whom)\b|\b(?:who|whom)\s*\?\s*$",
                       re.IGNORECASE)
 WHERE = re.compile(r"\bwhere\b", re.IGNORECASE)     # …and for a place or a body with this
+ASKS_WHERE = re.compile(r"^\W*where\b", re.IGNORECASE)  # …opening the question (not a relative "where")
 # …and for a time with these, opening the question ("When did …", "In which year …", "What date …")
 WHEN = re.compile(r"^\W*(?:since\s+)?when\b|^\W*(?:(?:in|on|at|since|by)\s+)?(?:what|which)\s+"
                   r"(?:year|date|day|month|time|season|decade|century)\b", re.IGNORECASE)

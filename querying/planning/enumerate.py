@@ -44,9 +44,11 @@ class ReadingEnumerator:
         # datatype property IRI → the class whose instances its values name (prerequisites stored as codes)
         self.value_classes = value_classes
 
-    def enumerate(self, anchors: list[Anchor], uses: Uses | None = None) -> list[QuestionReading]:
-        """Every anchor's readings, in the anchors' order, then those that keep two anchors."""
-        singles: list[list[QuestionReading]] = [self._readings_of(a, uses) for a in anchors]
+    def enumerate(self, anchors: list[Anchor], uses: Uses | None = None,
+                  named: frozenset[str] = frozenset()) -> list[QuestionReading]:
+        """Every anchor's readings, in the anchors' order, then those that keep two anchors. `named`:
+        the classes the question names, whose things' attributes one step from an anchor are read too."""
+        singles: list[list[QuestionReading]] = [self._readings_of(a, uses, named) for a in anchors]
         out = [r for rs in singles for r in rs]
         # two anchors: the readings of one class that keep both (one path each)
         for i in range(len(anchors)):
@@ -60,7 +62,7 @@ class ReadingEnumerator:
                             out.append(self._both(r1, r2))
         return out
 
-    def _readings_of(self, a: Anchor, uses: Uses | None) -> list[QuestionReading]:
+    def _readings_of(self, a: Anchor, uses: Uses | None, named: frozenset[str] = frozenset()) -> list[QuestionReading]:
         """One anchor's readings: the classes its paths reach (or that hold a value), then its attributes."""
         if a.is_value:
             return self._holders(a)
@@ -69,12 +71,17 @@ class ReadingEnumerator:
 
         def along(cls_iri: str, key: Key, text: str, fit: float, mids: tuple[str, ...]) -> list[QuestionReading]:
             steps = [Step(property=prop, inverse=inverse) for prop, inverse in key]
+            # a path of two steps may lead back to X ("the unit headed by the one who heads X" is X):
+            # what the question names is never its answer
+            exclude = list(a.iris)[:MAX_ANCHOR_IRIS] if len(steps) > 1 else []
             return self._members(self.vocab.by_iri[cls_iri], [Constraint(path=steps, op="eq", values=list(a.iris))],
-                                 text, len(steps), (a,), fit=fit, mids=mids)
+                                 text, len(steps), (a,), fit=fit, mids=mids, exclude=exclude)
 
         paths = self.paths.schema_paths(a) if near is None else self.paths.data_paths(near)
         for (cls_iri, key), (text, fit, mids) in paths.items():
             out += along(cls_iri, key, text, fit, mids)
+            if near is not None and len(key) == 1 and any(self.vocab.compatible(cls_iri, n) for n in named):
+                out += self._attributes_through(a, cls_iri, key, text)
         if near is not None:
             # a step the schema allows but the data never takes from X: counted, it is a zero — "how many
             # subjects does X offer?" of a school that offers none is 0, not a count of something else
@@ -113,10 +120,28 @@ class ReadingEnumerator:
                                            value_class=self.value_classes.get(p.iri)))
         return out
 
+    def _attributes_through(self, a: Anchor, cls_iri: str, key: Key, clause: str) -> list[QuestionReading]:
+        """The attributes of the things one step from X that the question names by their kind ("the
+        number to ring for the *site* that runs X"): a reading per datatype property of their class."""
+        cls = self.vocab.by_iri[cls_iri]
+        steps = [Step(property=prop, inverse=inverse) for prop, inverse in key]
+        # "{T} runs ward X" → "the site that runs ward X"; "X belongs to {T}" → "the site that X belongs to"
+        rest = clause.replace("{T}", "").strip()
+        thing = f"the {self.names.class_words[cls_iri]} that {rest}"
+        out = []
+        for p in self.vocab.properties_of(cls_iri, "datatype"):
+            plan = QueryPlan(target=cls.name, constraints=[Constraint(path=steps, op="eq", values=list(a.iris))],
+                             returns=[p.name])
+            text, asks = attribute_words(property_words(p))
+            out.append(QuestionReading("attribute", plan, text.replace("X", thing), (a,), 2, None, asks=asks,
+                                       prop=property_words(p), mids=(cls_iri,), value_class=self.value_classes.get(p.iri)))
+        return out
+
     def _members(self, cls: Term, constraints: list[Constraint], clause: str, steps: int, anchors: tuple[Anchor, ...],
-                 fit: float = 1.0, mids: tuple[str, ...] = ()) -> list[QuestionReading]:
+                 fit: float = 1.0, mids: tuple[str, ...] = (), exclude: list[str] | None = None
+                 ) -> list[QuestionReading]:
         """The members of `cls` along a path, as "which …" and as "how many …"."""
-        base = QueryPlan(target=cls.name, constraints=constraints)
+        base = QueryPlan(target=cls.name, constraints=constraints, exclude=exclude or [])
         out = []
         names = self.names.class_names[cls.iri]
         words = self.names.class_words[cls.iri]

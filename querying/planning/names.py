@@ -8,9 +8,20 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pyramid.reading.english import PERSON, PROPERTY_NAME_FUNCTION_WORDS, STOPWORDS
+from pyramid.reading.english import (
+    AUXILIARIES,
+    COPULAS,
+    DETERMINERS,
+    MODALS,
+    PREPOSITIONS,
+    PROPERTY_NAME_FUNCTION_WORDS,
+    RELATIVES,
+    REQUEST_VERBS,
+    STOPWORDS,
+    VERBS,
+)
 from pyramid.vocab import Term, Vocab, word_forms
-from querying.planning.records import Anchor
+from querying.planning.records import PLACEHOLDERS, Anchor
 from querying.planning.vectors import QueryVectors
 from querying.planning.weights import SCHEMA_WORD
 from querying.planning.wording import forms, masked
@@ -18,6 +29,24 @@ from querying.planning.wording import forms, masked
 ALIAS_SHARE = 2           # datatype properties of a class that must share a word for it to be another name of the class
 STEM = 5                  # a property word this long names the property inside a longer word too
 MAX_ASKED_WORDS = 4       # words after "which"/"what" that may name the class asked for
+
+
+JOINERS = {"or", "and", ","}  # what joins two names of kinds into one choice ("a hospital or clinic")
+PHRASE_ENDS = STOPWORDS | PREPOSITIONS | AUXILIARIES | MODALS | RELATIVES  # words a noun phrase ends before
+
+
+def _one_of(words) -> str:
+    return "(?:" + "|".join(sorted(words)) + ")"
+
+
+# English asks for things of a kind with an interrogative determiner ("which ward …"), with a request
+# verb and a determiner ("Name the town of …", "List every ward …", "Give me the …") or with "who/what"
+# and a copula before a definite noun ("Who is the lead clinician of …"): the noun phrase after it
+ASKED_PHRASE = re.compile(
+    r"\b(?:which|what)\s+(?P<which>.*)"
+    rf"|^\W*(?:please\s+)?{_one_of(REQUEST_VERBS)}\s+(?:(?:me|us)\s+)?{_one_of(DETERMINERS | {'all', 'every', 'each'})}"
+    r"\s+(?P<request>.*)"
+    rf"|^\W*(?:who|what)\s+{_one_of(COPULAS)}\s+(?:the|a|an)\s+(?P<copula>.*)", re.IGNORECASE)
 
 
 def shared_word(vocab: Vocab, cls: Term) -> str | None:
@@ -36,14 +65,33 @@ def shared_word(vocab: Vocab, cls: Term) -> str | None:
 def class_names(vocab: Vocab, cls: Term) -> tuple[str, ...]:
     """Every name of a class: its label, its local name, its other labels, each alternative of a name
     that offers two ("ward or unit": 'ward', 'unit'), its names' last word where no other class's name
-    ends with it ("healthcare site": 'site' — English puts a name's kind last), and the word its
-    properties share."""
+    ends with it ("healthcare site": 'site' — English puts a name's kind last), the word its
+    properties share, and the noun a relation's name gives it ("made by studio": 'studio')."""
     alternatives = cls.alternatives
     heads = {a.split()[-1] for a in alternatives if len(a.split()) > 1}
     others = {forms(a.split()[-1])[0] for c in vocab.classes if c.iri != cls.iri for a in c.alternatives if a.split()}
     unique = [h for h in sorted(heads) if forms(h) and forms(h)[0] not in others]
     alias = shared_word(vocab, cls)
-    return tuple(dict.fromkeys([cls.words, *alternatives, *unique, *([alias] if alias else [])]))
+    taken = others | {forms(a.split()[-1])[0] for a in alternatives if a.split()}
+    given = [n for n in range_nouns(vocab).get(cls.iri, ()) if forms(n)[0] not in taken]
+    return tuple(dict.fromkeys([cls.words, *alternatives, *unique, *([alias] if alias else []), *given]))
+
+
+def range_nouns(vocab: Vocab) -> dict[str, tuple[str, ...]]:
+    """The nouns object properties give their ranges: a name that ends in a preposition and a noun
+    ("made by *studio*", "belongs to *site*") names what it leads to by that noun — never an "of"
+    complement ("country of *birth*" is a country) — where only one class is named so."""
+    given: dict[str, set[str]] = {}
+    for p in vocab.properties:
+        words = p.words.split()
+        if p.kind == "object" and len(p.ranges) == 1 and len(words) >= 3 and words[-2] in PREPOSITIONS \
+                and words[-2] != "of" and words[-1] not in STOPWORDS | PREPOSITIONS:
+            given.setdefault(words[-1], set()).add(p.ranges[0])
+    out: dict[str, tuple[str, ...]] = {}
+    for noun, ranges in sorted(given.items()):
+        if len(ranges) == 1:
+            out[next(iter(ranges))] = (*out.get(next(iter(ranges)), ()), noun)
+    return out
 
 
 def class_words(vocab: Vocab, cls: Term) -> str:
@@ -80,13 +128,14 @@ class SchemaNames:
         own = set(forms(property_words(term))) - STOPWORDS if term else set()
         return any(w == p or len(p) >= STEM and w.startswith(p) for w in words for p in own)
 
-    def person_likeness(self, classes: set[str]) -> dict[str, float]:
-        """How much each class's name, or a name of a class above it, reads as a person's (cosine with
-        `PERSON`): an associate professor is a person because the schema says a professor is one."""
+    def likeness(self, classes: set[str], probe: str) -> dict[str, float]:
+        """How much each class's name, or a name of a class above it, reads as `probe` says (cosine with
+        english.PERSON, a person; english.PLACE, a place): an associate professor is a person because
+        the schema says a professor is one."""
         order = sorted({a for c in classes for a in (c, *self.vocab.ancestors(c)) if a in self.class_words})
         if not order:
             return {}
-        sims = self.vectors.embed([self.class_words[c] for c in order]) @ self.vectors.embed([PERSON])[0]
+        sims = self.vectors.embed([self.class_words[c] for c in order]) @ self.vectors.embed([probe])[0]
         own = dict(zip(order, map(float, sims)))
         return {c: max([own.get(c, 0.0)] + [own[a] for a in self.vocab.ancestors(c) if a in own]) for c in classes}
 
@@ -106,21 +155,63 @@ class SchemaNames:
         t = self.vocab.get(iri)
         return t.name if t else iri
 
-    def asked_class(self, question: str, anchors: Sequence[Anchor]) -> str | None:
-        """The class an interrogative determiner asks for by one of its names ("which subject …",
-        "what staff member …"), the longest name that the words after it begin with; None when those
-        words name no class ("what is …", "which of …")."""
-        found = re.search(r"\b(?:which|what)\s+(.*)", masked(question, anchors), re.IGNORECASE)
+    def asked_words(self, question: str, anchors: Sequence[Anchor]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """What the question asks for in words (`ASKED_PHRASE`): its first few words after the asking word
+        and their noun phrase, up to its first function word or named thing ("town" of "town of the
+        hospital"), one form each; both empty when nothing is asked for by a noun."""
+        found = ASKED_PHRASE.search(masked(question, anchors))
         if found is None:
-            return None
-        after = forms(" ".join(re.findall(r"\w+", found.group(1))[:MAX_ASKED_WORDS]))
+            return (), ()
+        words = re.findall(r"\w+", found.group(found.lastgroup or "which"))
+        ends = [i for i, w in enumerate(words) if w.lower() in PHRASE_ENDS or w in PLACEHOLDERS]
+        # after "which" a verb may come first ("which employs more staff"): no noun phrase is asked for
+        verb_first = found.lastgroup == "which" and bool(words) and words[0].lower() in VERBS | AUXILIARIES
+        phrase = [] if verb_first else words[:ends[0] if ends else len(words)][:MAX_ASKED_WORDS]
+        return forms(" ".join(words[:MAX_ASKED_WORDS])), forms(" ".join(phrase))
+
+    def asked_class(self, question: str, anchors: Sequence[Anchor]) -> str | None:
+        """The class the question asks for by one of its names ("which subject …", "Name the town of …",
+        "Who is the lead clinician of …"): the longest name the asked words begin with, else the longest
+        one inside their noun phrase (a lead clinician is a clinician); None when those words name no
+        class ("what is …", "which of …")."""
+        after, phrase = self.asked_words(question, anchors)
         best, size = None, 0
         for iri, names in self.class_names.items():
             for name in names:
                 name_forms = forms(name)
                 if name_forms and len(name_forms) > size and after[:len(name_forms)] == name_forms:
                     best, size = iri, len(name_forms)
+        if best is not None or not phrase:
+            return best
+        for iri, names in self.class_names.items():
+            for name in names:
+                name_forms = forms(name)
+                if name_forms and len(name_forms) > size and any(
+                        phrase[i:i + len(name_forms)] == name_forms for i in range(len(phrase))):
+                    best, size = iri, len(name_forms)
         return best
+
+    def named_class_groups(self, text: str) -> list[set[str]]:
+        """The classes a text names by one of their names, the most specific of each span, in groups:
+        names joined by "or", "and" or a comma ("a hospital or clinic") are one group, any of which
+        may be meant."""
+        tokens = [forms(w)[0] if forms(w) else "" for w in re.findall(r"\w+|,", text)]
+        spans: list[tuple[int, int, str]] = []
+        for iri, names in self.class_names.items():
+            for name in names:
+                nf = forms(name)
+                spans += [(i, i + len(nf), iri) for i in range(len(tokens)) if nf and tuple(tokens[i:i + len(nf)]) == nf]
+        # a span inside a longer one is that one's word ("nurse" in "clinical nurse specialist")
+        spans = [s for s in spans if not any(o != s and o[0] <= s[0] and s[1] <= o[1] and o[1] - o[0] > s[1] - s[0]
+                                             for o in spans)]
+        groups: list[tuple[int, set[str]]] = []
+        for start, end, iri in sorted(spans):
+            joined = groups and all(t in JOINERS for t in tokens[groups[-1][0]:start])
+            if joined:
+                groups[-1] = (end, groups[-1][1] | {iri})
+            else:
+                groups.append((end, {iri}))
+        return [self.specific(g) for _, g in groups]
 
     def class_named_by(self, words: str) -> str | None:
         """The class these few words name ("departments", "staff members"), by its names or nearly."""

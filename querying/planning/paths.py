@@ -50,9 +50,17 @@ class PathFinder:
                 return None
             return Step(property=term.name, inverse=way != "in")
 
+        def fits(prop: str, way: str, far: str, near_cls: str | None = None) -> bool:
+            # types of both ends: a node also filed under a class its property's declared range (domain,
+            # walked backwards) rules out is read only as what the property says it is (a ward's
+            # specialty, once misread as a site, is no site of the ward)
+            term = vocab.by_iri[prop]
+            ends = (term.domains, term.ranges) if way == "out" else (term.ranges, term.domains)
+            return vocab.fit(far, ends[1]) > 0 and (near_cls is None or vocab.fit(near_cls, ends[0]) > 0)
+
         for prop, way, cls in sorted(near.one):
             s1 = step(prop, way)
-            if s1 is None or cls not in vocab.by_iri:
+            if s1 is None or cls not in vocab.by_iri or not fits(prop, way, cls):
                 continue
             for target in (cls, *vocab.ancestors(cls)):
                 if target in vocab.by_iri:
@@ -61,7 +69,7 @@ class PathFinder:
         for p1, w1, mid, p2, w2, cls in sorted(near.two):
             inner, outer = step(p1, w1), step(p2, w2)
             if inner is None or outer is None or mid not in vocab.by_iri or cls not in vocab.by_iri \
-                    or inner.property == outer.property:
+                    or inner.property == outer.property or not (fits(p1, w1, mid) and fits(p2, w2, cls, mid)):
                 continue
             mid_words = self.names.class_words[mid]
             text = (clause(mid_words, inner, vocab.terms[inner.property], "X") + "; "

@@ -30,6 +30,7 @@ OPTIONS_HIT = 0.15        # its rows support some option / none of them
 # department is a FACULTY by PolyU's axiom; had the question meant departments, it would say so, and
 # the department reading would win on its words)
 SUBCLASS_ONLY = 0.25
-# "who …?": a class whose name reads as a person's this much less than the likeliest class's (cosine with
-# english.PERSON) is not who is asked for (a clinician, not a medical specialty)
-SOMEONE_MARGIN = 0.1
+# "who …?" / "where …?": a class whose name reads as a person's (a place's) this much less than the likeliest
+# class's (cosine with english.PERSON, english.PLACE) is not what is asked for (a clinician, not a medical
+# specialty; a town, not a librarian)
+LIKENESS_MARGIN = 0.1

@@ -46,3 +46,15 @@ def words_outside(question: str, anchors: Sequence[Anchor]) -> set[str]:
 def property_content_words(prop_words: str) -> set[str]:
     """A property's words that carry its meaning (one form each): 'has subject code' → {subject, code}."""
     return set(forms(prop_words)) - STOPWORDS - {"has"}
+
+
+def all_forms(text: str) -> set[str]:
+    """Every form of every word of a text ('provides' gives provide, provides, provid): two texts share
+    a word when their sets meet, whichever form each one's shortest is."""
+    return {f for w in fold(text).split() for f in word_forms(w)}
+
+
+def says_every_word(prop_words: str, text_forms: set[str]) -> bool:
+    """Every content word of a property's name is said in the text (`all_forms` of it), in any form."""
+    own = [w for w in fold(prop_words).split() if w not in STOPWORDS and w != "has"]
+    return bool(own) and all(word_forms(w) & text_forms for w in own)

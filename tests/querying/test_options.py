@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from querying.options import Value, is_none_option, select_options, supports
+from querying.options import Value, counted_options, is_none_option, select_options, supports
 
 
 def test_names_match_across_case_titles_order_accents_and_cjk():
@@ -40,3 +40,19 @@ def test_none_of_the_above():
     assert select_options(options, ["Faculty of Humanities"], allow_none=True) == [2]
     assert select_options(options, ["Faculty of Science"], allow_none=True) == [1]
     assert select_options(options, [], allow_none=True) == []  # no evidence supports "none" either
+
+
+def test_a_count_is_chosen_by_the_number_said_beside_what_it_counts():
+    """"How many …?" with numbers for options: a number said of something else (a year, a floor) is no
+    count; "three wards", "runs 9 minutes" are."""
+    options = ["2", "3", "9", "None of the above"]
+    said = ["Opened in 1964, the hospital runs three wards on 2 floors.", "The film runs 9 minutes."]
+    assert counted_options("How many wards does the hospital run?", options, said) == [1]
+    assert counted_options("How many minutes does the film run?", options, said) == [2]
+    assert counted_options("How many nurses work there?", options, said) == []
+    # not a count, or options that are no numbers: the usual matching applies
+    assert counted_options("In which year did the hospital open?", ["1964", "1971"], said) is None
+    assert counted_options("How many wards does it run?", ["two wards", "3"], said) is None
+    # "the switchboard number of the hospital" is one thing's number; "how much" an amount
+    assert counted_options("What is the switchboard number of the hospital?", ["2", "3"], said) is None
+    assert counted_options("How much did it cost, in millions?", ["2", "3"], said) is None

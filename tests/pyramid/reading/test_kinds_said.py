@@ -121,3 +121,15 @@ def test_a_field_left_empty_is_no_value(library):
     from pyramid.reading.page import Segment
 
     assert library.candidates(Segment("Holdings", " ", "field"), "Map Room") == []
+
+
+def test_a_piece_of_the_title_that_is_another_pages_title_names_that_thing(tmp_path, embedder):
+    """On the page of "Map Room Annexe", "looked after from the Map Room" names the Map Room, which has a
+    page of its own; a piece of the title that is no other page's title stays the entity's own name."""
+    path = tmp_path / "library.ttl"
+    path.write_text(TTL + 'l:annexOf a owl:ObjectProperty ; rdfs:domain l:Room ; rdfs:range l:Room ; '
+                          'rdfs:label "is an annexe of" .\n', encoding="utf-8")
+    reader = PageReader(Vocab.from_schema(Schema.load(path)), embedder, titles=[*ROOMS, "Map Room Annexe"])
+    got = props(reader.read("Map Room Annexe", "Map Room Annexe is a reading room with 12 seats. "
+                                               "It is an annexe of the Map Room."))
+    assert got.get("annexOf") == ["Map Room"], got

@@ -1,0 +1,206 @@
+"""Stage 2½, keep: of the readings enumerated, those that answer what the question asks — the class
+it asks for by name ("which ward", "Name the town of …"), a thing and not a value for "which <noun>",
+a time for "when", someone for "who", a place for "where", the relation it names by its words, and a
+path through every kind of thing it names. Each check reads English's closed classes and the schema's
+own names; where no reading is left the draft says why and the question is passed down: a reading that
+answers another question is a wrong answer, worse than none."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from pyramid.reading.english import NUMBER_WORDS, PERSON, PLACE, STOPWORDS
+from pyramid.reading.terms import holds_time
+from pyramid.vocab import Vocab
+from querying.planning.cues import ASKS_WHERE, ASKS_WHO, LOCATIVE, QUANTITY, WHEN
+from querying.planning.names import SchemaNames, property_words
+from querying.planning.records import PLACEHOLDERS, Anchor, PlanDraft, QuestionReading
+from querying.planning.weights import LIKENESS_MARGIN
+from querying.planning.wording import all_forms, masked, property_content_words, says_every_word, words_outside
+
+NAMED_RELATION_WORDS = 2      # content words a property's name needs for a question to name it by them alone
+Check = Callable[[PlanDraft, str, list[Anchor], list[QuestionReading]], "list[QuestionReading] | None"]
+
+
+class AskedKeeper:
+    """The checks, in order; each returns the readings it keeps, or None (the draft's reason said)."""
+
+    def __init__(self, vocab: Vocab, names: SchemaNames) -> None:
+        self.vocab, self.names = vocab, names
+
+    def keep(self, d: PlanDraft, question: str, anchors: list[Anchor],
+             readings: list[QuestionReading]) -> list[QuestionReading] | None:
+        checks: list[Check] = [self.of_asked_class, self.of_asked_time, self.of_someone, self.of_where,
+                               self.of_named_relation, self.of_named_classes]
+        kept: list[QuestionReading] | None = readings
+        for check in checks:
+            if kept is None:
+                return None
+            kept = check(d, question, anchors, kept)
+        return kept
+
+    def of_asked_class(self, d: PlanDraft, question: str, anchors: list[Anchor],
+                       readings: list[QuestionReading]) -> list[QuestionReading] | None:
+        """The readings that answer with the class the question asks for by name, if it does; None
+        (the draft's reason said) when none does."""
+        asked = self.names.asked_class(question, anchors)
+        if not readings:
+            return readings
+        if not asked:
+            return self._of_asked_noun(d, question, anchors, readings)
+        # "Which subject covers X?" asks for a subject: a reading that answers with things of an
+        # unrelated class (the staff who work on X) is no answer, however few readings there are; nor is
+        # a value ("Which unit is X based on?" answered "2009"), unless its values name things of that class
+        words = words_outside(question, anchors)
+        kept = [r for r in readings if self._answers_with(r, asked, words)]
+        if len(kept) < len(readings):
+            d.decisions["asked_class"] = (f"{self.names.short(asked)}: {len(readings) - len(kept)} reading(s) "
+                                          "answering with another class set aside")
+        if not kept:
+            d.reason = (f"the question asks for a {self.names.class_words[asked]}, and no reading of the schema "
+                        "that joins what it names answers with one")
+            return None
+        return kept
+
+    def _of_asked_noun(self, d: PlanDraft, question: str, anchors: list[Anchor],
+                       readings: list[QuestionReading]) -> list[QuestionReading]:
+        """A noun asked for that names no class ("Which *number* do I ring for the branch that X works
+        at?") is not answered with the things of a class the question names elsewhere: that class is
+        what the question goes through (the branch), not what it asks for."""
+        _, phrase = self.names.asked_words(question, anchors)
+        if not [w for w in phrase if w not in STOPWORDS | NUMBER_WORDS]:
+            return readings
+        words = words_outside(question, anchors)
+        kept = [r for r in readings if not (r.kind == "members" and r.answer_class
+                                            and self.names.names(r.answer_class, words))]
+        if kept and len(kept) < len(readings):
+            d.decisions["asked_noun"] = (f"{' '.join(phrase)!r} names no class: {len(readings) - len(kept)} reading(s) "
+                                         "answering with a class the question goes through set aside")
+            return kept
+        return readings
+
+    def _answers_with(self, r: QuestionReading, asked: str, words: set[str]) -> bool:
+        """The reading answers with things of the asked class (or of one related to it by subclassing),
+        or with the value of a property the question names whole ("which subject code": the words after
+        "which" go on past the class's name into the property's)."""
+        if r.kind == "members":
+            return r.answer_class is None or self.vocab.compatible(r.answer_class, asked)
+        if r.value_class is not None and self.vocab.compatible(r.value_class, asked):
+            return True
+        own = property_content_words(r.prop)
+        return bool(own) and own <= words
+
+    def of_someone(self, d: PlanDraft, question: str, anchors: list[Anchor],
+                   readings: list[QuestionReading]) -> list[QuestionReading] | None:
+        """"Who …?" asks for someone: a thing, not a value of one ("Who heads the unit where X works?" is
+        not answered with X's e-mail address), nor a thing of the class the question talks about ("the
+        unit": the someone heads it); None (the reason said) when no reading gives someone."""
+        if not ASKS_WHO.search(question):
+            return readings
+        talked_about = self._talked_about(question, anchors)
+        kept = [r for r in readings if (r.kind == "members" and not talked_about(r.answer_class))
+                or r.value_class is not None]
+        # … and of the classes left, those whose names are nearly as much a person's as the likeliest
+        # one's (a clinician, not a medical specialty): the schema says no class is people, its names do
+        kept = self._likeliest(kept, PERSON)
+        if not kept:
+            d.reason = "the question asks who, and no reading of the schema that joins what it names gives someone"
+            return None
+        return kept
+
+    def _talked_about(self, question: str, anchors: list[Anchor]) -> Callable[[str | None], bool]:
+        """Is a class one the question names as what it talks about — named, and not the class it asks
+        for ("Who is the head librarian of …", "Where is X taught — which department …")?"""
+        words, asked = words_outside(question, anchors), self.names.asked_class(question, anchors)
+
+        def talked_about(cls: str | None) -> bool:
+            return bool(cls) and self.names.names(cls, words) and not (asked and self.vocab.compatible(cls, asked))
+        return talked_about
+
+    def _likeliest(self, readings: list[QuestionReading], probe: str) -> list[QuestionReading]:
+        """The value readings, and the readings whose answer class reads as `probe` nearly as much as the
+        likeliest one's (within `weights.LIKENESS_MARGIN`)."""
+        likeness = self.names.likeness({r.answer_class for r in readings if r.answer_class}, probe)
+        best = max(likeness.values(), default=0.0)
+        return [r for r in readings if not r.answer_class or likeness[r.answer_class] >= best - LIKENESS_MARGIN]
+
+    def of_where(self, d: PlanDraft, question: str, anchors: list[Anchor],
+                 readings: list[QuestionReading]) -> list[QuestionReading] | None:
+        """"Where …?" asks for a place: not for a thing of a class the question talks about ("Where is
+        the ceremony of the *prize* that X won held?" is not answered with the prize) nor a value that
+        says no place; None (the reason said) when no reading is left."""
+        if not ASKS_WHERE.search(question):
+            return readings
+        words, talked_about = words_outside(question, anchors), self._talked_about(question, anchors)
+        # … nor for a value that says no place, unless the question names its property ("where did X
+        # obtain a degree")
+        kept = [r for r in readings if not (r.kind == "members" and talked_about(r.answer_class))
+                and not (r.kind == "attribute" and not LOCATIVE.search(r.prop)
+                         and not property_content_words(r.prop) & words)]
+        kept = self._likeliest(kept, PLACE)  # a town, not the librarian of a branch
+        if not kept:
+            d.reason = "the question asks where, and no reading of what it names answers with a place"
+            return None
+        return kept
+
+    def of_named_relation(self, d: PlanDraft, question: str, anchors: list[Anchor],
+                          readings: list[QuestionReading]) -> list[QuestionReading] | None:
+        """A question that names a property by every content word of a name of two or more ("What does
+        X provide care in?" names 'provides care in') asks about that relation: the readings that use it;
+        None (the reason said) when none does — the data lacks it for X, and a reading through other
+        relations answers another question. A count answers only a question that asks for a number."""
+        text = masked(question, anchors)
+        said = all_forms(" ".join(w for w in re.findall(r"\w+", text) if w not in PLACEHOLDERS))
+        named = {p.name for p in self.vocab.properties if len(property_content_words(property_words(p)))
+                 >= NAMED_RELATION_WORDS and says_every_word(property_words(p), said)}
+        if not named:
+            return readings
+        quantity = bool(QUANTITY.search(text))
+        kept = [r for r in readings if named & r.plan.properties() and (quantity or not r.plan.count)]
+        if not kept:
+            d.reason = (f"the question names {', '.join(sorted(named))}, and no reading of what it names uses it "
+                        "(the ontology does not hold it for them)")
+            return None
+        if len(kept) < len(readings):
+            d.decisions["named_relation"] = f"{', '.join(sorted(named))}: {len(readings) - len(kept)} reading(s) set aside"
+        return kept
+
+    def of_named_classes(self, d: PlanDraft, question: str, anchors: list[Anchor],
+                         readings: list[QuestionReading]) -> list[QuestionReading] | None:
+        """Every kind of thing the question names in its own words ("the town of the *hospital* that X
+        refers patients to"; "a hospital or clinic" is one kind or the other) is one the reading answers
+        with, passes through or starts from: a reading that leaves one out answers a shorter question
+        (X's own town); None (the reason said) when every reading does."""
+        groups = self.names.named_class_groups(masked(question, anchors))
+        if not groups:
+            return readings
+
+        def covers(r: QuestionReading) -> bool:
+            counted = self.vocab.get(r.plan.rank.counted) if r.plan.rank and r.plan.rank.counted else None
+            met = {c for c in (r.answer_class, *r.mids, *(c for a in r.anchors for c in a.classes),
+                               counted.iri if counted else None) if c}
+            return all(any(self.vocab.compatible(n, c) for n in group for c in met) for group in groups)
+        kept = [r for r in readings if covers(r)]
+        if not kept:
+            said = ", ".join(" or ".join(self.names.class_words[c] for c in sorted(g)) for g in groups)
+            d.reason = f"the question names {said}, and no reading of the schema that joins what it names passes through it"
+            return None
+        if len(kept) < len(readings):
+            d.decisions["named_classes"] = f"{len(readings) - len(kept)} reading(s) leaving a named class out set aside"
+        return kept
+
+    def of_asked_time(self, d: PlanDraft, question: str, anchors: list[Anchor],
+                      readings: list[QuestionReading]) -> list[QuestionReading] | None:
+        """A question that asks when ("When did X open?", "In which year …") is answered by a time:
+        the readings whose property holds times; None (the reason said) when no reading gives one — a
+        list of departments is no answer to "when", whatever else the question names."""
+        if not WHEN.search(question):
+            return readings
+        kept = [r for r in readings if r.kind == "attribute" and not r.plan.count
+                and any((p := self.vocab.get(name)) is not None and holds_time(p) for name in r.plan.returns)]
+        if not kept:
+            d.reason = "the question asks when, and no reading of the schema that joins what it names gives a time"
+            return None
+        return kept
+

@@ -1,0 +1,121 @@
+"""The planner answers what was asked or passes the question down, on a library schema of our own
+(branches, the towns they stand in, librarians, the genres a branch collects; an inverse pair; one
+genre also filed, wrongly, as a town — as a misread page leaves it). The scripted model has no rules:
+every test proves its path makes no model call."""
+
+from __future__ import annotations
+
+from querying.ontology_qa import answer_ontology, context
+from querying.sparql_plan import QueryPlan, compile_plan
+from tests.querying.test_ontology_qa import own_ontology, session
+
+LIBRARY = """@prefix : <http://example.org/library/> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+:Branch a owl:Class ; rdfs:label "library branch" .
+:Town a owl:Class ; rdfs:label "town or village" .
+:Librarian a owl:Class ; rdfs:label "librarian" .
+:Genre a owl:Class ; rdfs:label "genre" .
+:inTown a owl:ObjectProperty ; rdfs:domain :Branch ; rdfs:range :Town ; rdfs:label "stands in" .
+:staffs a owl:ObjectProperty ; rdfs:domain :Librarian ; rdfs:range :Branch ; rdfs:label "works at branch" .
+:managedBy a owl:ObjectProperty ; rdfs:domain :Branch ; rdfs:range :Librarian ; rdfs:label "is managed by" .
+:manages a owl:ObjectProperty ; rdfs:domain :Librarian ; rdfs:range :Branch ; rdfs:label "manages" ;
+    owl:inverseOf :managedBy .
+:collects a owl:ObjectProperty ; rdfs:domain :Branch ; rdfs:range :Genre ; rdfs:label "keeps a collection of" .
+:Firm a owl:Class ; rdfs:label "bookseller" .
+:buysFrom a owl:ObjectProperty ; rdfs:domain :Branch ; rdfs:range :Firm ; rdfs:label "buys its books from vendor" .
+:founded a owl:DatatypeProperty ; rdfs:domain :Firm ; rdfs:range xsd:gYear ; rdfs:label "year founded" .
+:deskPhone a owl:DatatypeProperty ; rdfs:domain :Branch ; rdfs:range xsd:string ; rdfs:label "desk telephone" .
+:quay a :Branch ; rdfs:label "Quayside Library" ; :inTown :harlow ; :managedBy :odile ; :deskPhone "01700 400100" ;
+    :buysFrom :inkwell .
+:vale a :Branch ; rdfs:label "Vale Road Library" ; :collects :sea_charts ; :managedBy :odile .
+:harlow a :Town ; rdfs:label "Harlow Cross" .
+:inkwell a :Firm ; rdfs:label "Inkwell & Daughters" ; :founded "1921" .
+:odile a :Librarian ; rdfs:label "Odile Fenn" ; :staffs :quay ; :manages :quay, :vale .
+:bram a :Librarian ; rdfs:label "Bram Tully" ; :staffs :quay .
+:sea_charts a :Genre, :Town ; rdfs:label "Sea Charts" .
+:kiosk a :Branch ; rdfs:label "Pier Kiosk" ; :inTown :sea_charts .
+"""
+
+
+def library(tmp_path, embedder):
+    return session(own_ontology(tmp_path, "library", LIBRARY), embedder)
+
+
+def test_a_request_or_a_copula_names_the_class_asked_for(tmp_path, embedder):
+    """"Name the town of …" and "Who is the head librarian of …" ask for a town and a librarian as
+    "which town" does: the branch one step away is no answer; the thing two steps away is."""
+    s = library(tmp_path, embedder)
+    ans = answer_ontology(s, "Name the town of the branch that Bram Tully works at.")
+    assert ans.layer == "ontology" and "Harlow Cross" in ans.text and "Quayside" not in ans.text, ans.text
+    ans = answer_ontology(s, "Who is the head librarian of the branch Bram Tully works at?")
+    assert ans.layer == "ontology" and "Odile Fenn" in ans.text and "Quayside" not in ans.text, ans.text
+
+
+def test_a_path_back_to_what_the_question_names_does_not_answer_with_it(tmp_path, embedder):
+    """Two steps through an inverse pair lead back to the start (the branches managed by whoever manages
+    Vale Road Library include Vale Road Library): what the question names is never its answer."""
+    s = library(tmp_path, embedder)
+    ans = answer_ontology(s, "Which other branch is managed by the librarian who manages Vale Road Library?")
+    assert ans.layer == "ontology" and "Quayside Library" in ans.text and "Vale Road" not in ans.text, ans.text
+
+
+def test_a_relation_the_question_names_and_the_data_lacks_is_passed_down(tmp_path, embedder):
+    """"What does X keep a collection of?" names `collects` by its words: answered where the data holds
+    it; where it does not, no reading through other relations answers instead (the layer says why)."""
+    s = library(tmp_path, embedder)
+    ans = answer_ontology(s, "What does Vale Road Library keep a collection of?")
+    assert ans.layer == "ontology" and "Sea Charts" in ans.text, ans.text
+    ans = answer_ontology(s, "What does Quayside Library keep a collection of?")
+    assert ans.layer == "none" and "collects" in ans.trace[-1].outcome, ans.text
+
+
+def test_a_neighbour_filed_under_a_class_its_property_rules_out_is_not_that_class(tmp_path, embedder):
+    """Sea Charts is a genre Vale Road collects, and also filed as a town (a misreading elsewhere): the
+    town Vale Road stands in is not Sea Charts — the range of `collects` says what its objects are."""
+    s = library(tmp_path, embedder)
+    ans = answer_ontology(s, "Which town is Vale Road Library in?")
+    assert "Sea Charts" not in ans.text, ans.text
+    assert "Sea Charts" in answer_ontology(s, "Which town is Pier Kiosk in?").text
+
+
+def test_an_excluded_iri_is_filtered_from_the_answers(tmp_path, embedder):
+    s = library(tmp_path, embedder)
+    plan = QueryPlan(target="Branch", exclude=["http://example.org/library/vale"])
+    query = compile_plan(plan, context(s).vocab)
+    assert "FILTER(?x NOT IN (<http://example.org/library/vale>))" in query
+    labels = {r["x_label"] for r in s.ontology.select_trusted(query)}
+    assert labels == {"Quayside Library", "Pier Kiosk"}, labels
+
+
+
+def test_an_attribute_of_the_thing_one_step_away_that_the_question_names(tmp_path, embedder):
+    """"Which number do I ring for the branch that X works at?" asks for the branch's attribute, not for
+    the branch; "the desk number of the branch" is one thing's number, not a count."""
+    s = library(tmp_path, embedder)
+    for question in ("Which number do I ring for the branch that Bram Tully works at?",
+                     "Give the desk number of the branch Bram Tully works at."):
+        ans = answer_ontology(s, question)
+        assert ans.layer == "ontology" and "01700 400100" in ans.text, (question, ans.text)
+
+
+def test_kinds_joined_by_or_are_one_choice(tmp_path, embedder):
+    """"the branch or town": either kind may be meant; naming both asks for no path through both."""
+    s = library(tmp_path, embedder)
+    ans = answer_ontology(s, "Name the librarian of the branch or town called Quayside Library.")
+    assert "question names" not in ans.trace[-1].outcome, ans.trace[-1].outcome
+
+
+def test_a_relation_names_what_it_leads_to(tmp_path, embedder):
+    """"buys its books from vendor" names its range a vendor: "the vendor of X" is the bookseller X buys
+    from, and its year is asked of it, not of X."""
+    s = library(tmp_path, embedder)
+    ans = answer_ontology(s, "In which year was the vendor of Quayside Library founded?")
+    assert ans.layer == "ontology" and "1921" in ans.text, ans.text
+
+
+def test_where_asks_for_a_place_not_the_thing_it_talks_about(tmp_path, embedder):
+    s = library(tmp_path, embedder)
+    ans = answer_ontology(s, "Where is the branch that Bram Tully works at?")
+    assert ans.layer == "ontology" and "Harlow Cross" in ans.text and "Quayside" not in ans.text, ans.text
