@@ -45,6 +45,10 @@ ENTITY_PRONOUNS = frozenset({"it", "he", "she", "they", "this", "its", "his", "h
 SUBJECT_PRONOUNS = frozenset({"it", "he", "she", "they", "we", "i"})
 NUMBER_WORDS = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
                           "twelve", "twenty", "thirty", "forty", "fifty", "hundred", "thousand", "dozen"})
+# the words that scale a number ("$35.5 million") and the hedges said before one ("about 17.3 million")
+SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9}
+SCALE_WORDS = {"k": "thousand", "m": "million", "mn": "million", "bn": "billion"}  # the short forms in words
+NUMBER_HEDGES = frozenset({"about", "around", "roughly", "approximately", "some", "nearly", "almost", "approx"})
 # the counting words a number is written as, with their digits ("three credits" → 3)
 CARDINALS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}

@@ -18,7 +18,17 @@ from pyramid.reading.english import POSSESSIVES, PREDICATIVE_AS
 from pyramid.reading.lessons import CorpusLessons
 from pyramid.reading.meaning import CONFIDENT, MIN_SIMILARITY, PropertyMeaning
 from pyramid.reading.page import ReadFact, Segment
-from pyramid.reading.terms import NUMERIC_RANGES, TEMPORAL_RANGES, is_date, is_named, shape_named, shape_of, shaped_part
+from pyramid.reading.terms import (
+    NUMERIC_RANGES,
+    TEMPORAL_RANGES,
+    counted_scales,
+    is_date,
+    is_named,
+    quantity_number,
+    shape_named,
+    shape_of,
+    shaped_part,
+)
 from pyramid.reading.values import MAX_ITEM_WORDS, NUMBER
 from pyramid.vocab import Vocab, local_name
 
@@ -103,7 +113,9 @@ class FactLinker:
                     # no known class competes with the datatype readings on meaning alone
                     score = (1.0 if kind else 0.0) + float(raw[j])
                     options.append((score, ReadFact("", p.iri, item, True, rng, seg.context)))
-            sims, item = self._by_shape(item, sims, seg.aside)
+            # a quantity ("$35.5 million", "114 min") is its number to a numeric property
+            number = quantity_number(item, self._scales) if not NUMBER.match(item.strip()) else None
+            sims, item = self._by_shape(number or item, sims, seg.aside)
             for j, p in enumerate(self.meaning.props):
                 if only is not None and p.iri != only:
                     continue
@@ -165,6 +177,10 @@ class FactLinker:
     def _shape_floor(self, shape: str) -> np.ndarray:
         return np.array([CONFIDENT if p.kind == "datatype" and shape_named(p) == shape else 0.0
                          for p in self.meaning.props])
+
+    @cached_property
+    def _scales(self) -> set[str]:
+        return counted_scales(self.vocab)
 
     @cached_property
     def _date_floor(self) -> np.ndarray:

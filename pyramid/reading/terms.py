@@ -5,7 +5,17 @@ from __future__ import annotations
 
 import re
 
-from pyramid.reading.english import BOOLEAN_WORDS, EMAIL_NOUNS, MONTHS, PHONE_NOUNS, TIME_NOUNS, WEB_NOUNS
+from pyramid.reading.english import (
+    BOOLEAN_WORDS,
+    EMAIL_NOUNS,
+    MONTHS,
+    NUMBER_HEDGES,
+    PHONE_NOUNS,
+    SCALE_WORDS,
+    SCALES,
+    TIME_NOUNS,
+    WEB_NOUNS,
+)
 from pyramid.reading.values import NUMBER
 from pyramid.vocab import Term, Vocab, local_name
 
@@ -110,3 +120,32 @@ def declared_on(vocab: Vocab, cls: str, prop: str) -> bool:
     """The property's domain is the class or above it: every thing of the class may have it."""
     p = vocab.by_iri[prop]
     return bool(p.domains) and vocab.fit(cls, p.domains) == 1.0
+
+
+# a quantity as pages write one: a hedge, a currency sign, the number, a scale word, a unit of a few words
+# after a space ("5G networks", "3D printing" are names, not quantities)
+_QUANTITY = re.compile(rf"^(?:(?:{'|'.join(sorted(NUMBER_HEDGES))})\s+)?[$€£¥]?\s*(\d{{1,3}}(?:,\d{{3}})+|\d+)(\.\d+)?"
+                       rf"\s*(?:({'|'.join(sorted(SCALES))})\b)?(?:\s+[^\W\d_]+(?:\s+[^\W\d_]+){{0,2}})?$",
+                       re.IGNORECASE)
+
+
+def quantity_number(value: str, kept_scales: set[str] = frozenset()) -> str | None:  # type: ignore[assignment]
+    """The number of a quantity ("$35.5 million" → 35500000, "114 min" → 114, "about 3 beds" → 3); a scale
+    word the schema counts in (`kept_scales`: "millions" in "cost, in millions of US dollars") is kept as
+    written (35.5). None for anything else (a date, a phone number, a code, words)."""
+    found = _QUANTITY.match(value.strip())
+    if found is None or is_date(value) or shape_of(value) == "phone":
+        return None
+    whole, part, scale = found.group(1).replace(",", ""), found.group(2) or "", (found.group(3) or "").lower()
+    if not scale or SCALE_WORDS.get(scale, scale) in kept_scales:
+        return whole + part
+    scaled = float(whole + part) * SCALES[scale]
+    return str(int(scaled)) if scaled.is_integer() else str(scaled)
+
+
+def counted_scales(vocab: Vocab) -> set[str]:
+    """The scale words the schema's numeric properties count in, by their names and descriptions
+    ("in millions of US dollars": million)."""
+    said = " ".join(f"{p.words} {p.comment}".lower() for p in vocab.properties
+                    if p.kind == "datatype" and {local_name(r) for r in p.ranges} & NUMERIC_RANGES)
+    return {w for w in SCALES if len(w) > 2 and re.search(rf"\b{w}s\b", said)}

@@ -13,11 +13,18 @@ from collections.abc import Callable
 from pyramid.reading.english import NUMBER_WORDS, PERSON, PLACE, STOPWORDS
 from pyramid.reading.terms import holds_time
 from pyramid.vocab import Vocab
-from querying.planning.cues import ASKS_WHERE, ASKS_WHO, LOCATIVE, QUANTITY, WHEN
+from querying.planning.cues import ASKS_WHERE, ASKS_WHO, COUNTING, LOCATIVE, QUANTITY, WHEN, counted_noun
 from querying.planning.names import SchemaNames, property_words
 from querying.planning.records import PLACEHOLDERS, Anchor, PlanDraft, QuestionReading
 from querying.planning.weights import LIKENESS_MARGIN
-from querying.planning.wording import all_forms, masked, property_content_words, says_every_word, words_outside
+from querying.planning.wording import (
+    all_forms,
+    forms,
+    masked,
+    property_content_words,
+    says_every_word,
+    words_outside,
+)
 
 NAMED_RELATION_WORDS = 2      # content words a property's name needs for a question to name it by them alone
 Check = Callable[[PlanDraft, str, list[Anchor], list[QuestionReading]], "list[QuestionReading] | None"]
@@ -32,7 +39,7 @@ class AskedKeeper:
     def keep(self, d: PlanDraft, question: str, anchors: list[Anchor],
              readings: list[QuestionReading]) -> list[QuestionReading] | None:
         checks: list[Check] = [self.of_asked_class, self.of_asked_time, self.of_someone, self.of_where,
-                               self.of_named_relation, self.of_named_classes]
+                               self.of_counted, self.of_named_relation, self.of_named_classes]
         kept: list[QuestionReading] | None = readings
         for check in checks:
             if kept is None:
@@ -141,6 +148,21 @@ class AskedKeeper:
         kept = self._likeliest(kept, PLACE)  # a town, not the librarian of a branch
         if not kept:
             d.reason = "the question asks where, and no reading of what it names answers with a place"
+            return None
+        return kept
+
+    def of_counted(self, d: PlanDraft, question: str, anchors: list[Anchor],
+                   readings: list[QuestionReading]) -> list[QuestionReading] | None:
+        """"How many works has X directed?" counts things of a class it names: no value of them (their
+        budgets) answers it, unless the question names that value's property; None when nothing is left."""
+        found = COUNTING.search(masked(question, anchors))
+        counted = set(forms(counted_noun(masked(question, anchors), COUNTING))) if found else set()
+        if not counted or not any(self.names.names(c.iri, counted) for c in self.vocab.classes):
+            return readings
+        words = words_outside(question, anchors)
+        kept = [r for r in readings if r.kind != "attribute" or property_content_words(r.prop) & words]
+        if not kept:
+            d.reason = "the question counts things, and no reading of what it names counts them"
             return None
         return kept
 

@@ -5,7 +5,13 @@ every test proves its path makes no model call."""
 
 from __future__ import annotations
 
+from pyramid.ontology.schema import Schema
+from pyramid.vocab import Vocab
 from querying.ontology_qa import answer_ontology, context
+from querying.planning.asked import AskedKeeper
+from querying.planning.names import SchemaNames
+from querying.planning.records import PlanDraft, QuestionReading
+from querying.planning.vectors import QueryVectors
 from querying.sparql_plan import QueryPlan, compile_plan
 from tests.querying.test_ontology_qa import own_ontology, session
 
@@ -119,3 +125,21 @@ def test_where_asks_for_a_place_not_the_thing_it_talks_about(tmp_path, embedder)
     s = library(tmp_path, embedder)
     ans = answer_ontology(s, "Where is the branch that Bram Tully works at?")
     assert ans.layer == "ontology" and "Harlow Cross" in ans.text and "Quayside" not in ans.text, ans.text
+
+
+
+def test_a_count_of_things_is_no_value_of_them(tmp_path, embedder):
+    """"How many branches does X manage?" counts branches: a value of theirs (a desk number) is no
+    answer; "How many minutes …" counts no class, and a value may answer it."""
+    (tmp_path / "library.ttl").write_text(LIBRARY, encoding="utf-8")
+    vocab = Vocab.from_schema(Schema.load(tmp_path / "library.ttl"))
+    keeper = AskedKeeper(vocab, SchemaNames(vocab, QueryVectors(embedder)))
+    branch = "http://example.org/library/Branch"
+    count = QuestionReading("members", QueryPlan(target="Branch", count=True), "how many library branch …?", (), 1,
+                            branch)
+    phone = QuestionReading("attribute", QueryPlan(target="Branch", returns=["deskPhone"]), "what is the desk …?", (),
+                            2, None, prop="desk telephone")
+    kept = keeper.of_counted(PlanDraft("q", None), "How many branches does X manage?", [], [count, phone])
+    assert kept == [count]
+    kept = keeper.of_counted(PlanDraft("q", None), "How many minutes does X run?", [], [count, phone])
+    assert kept == [count, phone]
