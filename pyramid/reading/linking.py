@@ -115,16 +115,20 @@ class FactLinker:
                     options.append((score, ReadFact("", p.iri, item, True, rng, seg.context)))
             # a quantity ("$35.5 million", "114 min") is its number to a numeric property
             number = quantity_number(item, self._scales) if not NUMBER.match(item.strip()) else None
-            sims, item = self._by_shape(number or item, sims, seg.aside)
+            sims, item = self._by_shape(item, sims, seg.aside)
+            if number is not None and not seg.aside:
+                sims = np.maximum(sims, self._numeric_floor)
             for j, p in enumerate(self.meaning.props):
                 if only is not None and p.iri != only:
                     continue
                 # a name, title or code comes from a field under a label that plainly says so, or one
                 # that repeats the page's title (else from the title): "Expertise: organic synthesis" is
                 # not the entity's name
-                if p.kind == "datatype" and sims[j] >= MIN_SIMILARITY and self.lessons.takes(p, item) and \
+                # … the number of a quantity to a numeric property only ("26 April" stays words elsewhere)
+                said = number if number is not None and self._numeric_floor[j] > 0 else item
+                if p.kind == "datatype" and sims[j] >= MIN_SIMILARITY and self.lessons.takes(p, said) and \
                         not (is_named(p) and (seg.kind == "prose" or (raw[j] < CONFIDENT and not in_title))):
-                    value = seg.value if is_named(p) and len(items) > 1 else item
+                    value = seg.value if is_named(p) and len(items) > 1 else said
                     options.append((float(sims[j]), ReadFact("", p.iri, value, False, "", seg.context)))
             options.sort(key=lambda x: -x[0])
             if options:

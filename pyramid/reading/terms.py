@@ -134,8 +134,8 @@ def quantity_number(value: str, kept_scales: set[str] = frozenset()) -> str | No
     word the schema counts in (`kept_scales`: "millions" in "cost, in millions of US dollars") is kept as
     written (35.5). None for anything else (a date, a phone number, a code, words)."""
     found = _QUANTITY.match(value.strip())
-    if found is None or is_date(value) or shape_of(value) == "phone":
-        return None
+    if found is None or is_date(value) or shape_of(value) == "phone" or set(value.lower().split()) & MONTHS:
+        return None  # "26 April" is a day of a month
     whole, part, scale = found.group(1).replace(",", ""), found.group(2) or "", (found.group(3) or "").lower()
     if not scale or SCALE_WORDS.get(scale, scale) in kept_scales:
         return whole + part

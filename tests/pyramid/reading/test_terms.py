@@ -11,7 +11,7 @@ from pyramid.reading.terms import quantity_number
 @pytest.mark.parametrize("value,number", [
     ("$35.5 million", "35500000"), ("114 min", "114"), ("about 3 beds", "3"), ("1,200 seats", "1200"),
     ("2bn", "2000000000"), ("5G networks", None), ("3D printing", None), ("01632 960968", None),
-    ("1964-08-12", None), ("12 May 2003", None), ("Ward 3", None), ("COMP1011", None),
+    ("1964-08-12", None), ("12 May 2003", None), ("26 April", None), ("Ward 3", None), ("COMP1011", None),
 ])
 def test_a_quantity_is_its_number(value, number):
     assert quantity_number(value) == number
