@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 
 from pyramid.normalise import codes_in, fold, name_key
-from pyramid.reading.english import ARTICLES, ARTICLES_INDEFINITE, NAME_HEAD_PREPOSITIONS
+from pyramid.reading.english import ARTICLES, ARTICLES_INDEFINITE, DETERMINERS, NAME_HEAD_PREPOSITIONS
 from pyramid.reading.values import MAX_ITEM_WORDS
 from pyramid.vocab import Vocab, word_forms
 
@@ -53,6 +53,25 @@ class ClassWords:
         heads = [c.iri for c in self.vocab.classes
                  if any(min(word_forms(fold(alt).split()[-1]), key=len) == last for alt in c.alternatives if fold(alt))]
         return min(heads, key=lambda c: len(self.vocab.ancestors(c))) if heads else None
+
+    def common_kind(self, value: str) -> tuple[str, list[str]] | None:
+        """A common noun of a class's kind after the names of its things ("the drama genre", "the romance
+        and horror genres"): the class, and the things named (split at "and", "or", commas). Only where
+        the kind word is written in lower case — "Harrowfield General Hospital" is one name, not a
+        hospital called Harrowfield."""
+        words = value.split()
+        if len(words) < 2 or not words[-1].isalpha() or not words[-1].islower() or \
+                {w.lower() for w in words} & (DETERMINERS - ARTICLES):
+            return None  # "its lead clinician" describes (a possessive), it names no one
+        # the kind word against each class name's last word, in any of their forms ("genres", "genre")
+        heads = [c.iri for c in self.vocab.classes for alt in c.alternatives
+                 if fold(alt) and word_forms(words[-1]) & word_forms(fold(alt).split()[-1])]
+        cls = min(heads, key=lambda c: len(self.vocab.ancestors(c))) if heads else None
+        before = " ".join(w for w in words[:-1] if w.lower() not in ARTICLES | ARTICLES_INDEFINITE)
+        if cls is None or not before or any(ch.isdigit() for ch in before) or self.class_word(before):
+            return None
+        parts = [p.strip() for p in re.split(r",|\band\b|\bor\b", before) if p.strip()]
+        return (cls, parts) if parts else None
 
     def named_exactly(self, value: str) -> str | None:
         """The class a value is, word for word, a name of ("Type: outpatient clinic", "Role: a nurse"):

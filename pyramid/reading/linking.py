@@ -65,6 +65,10 @@ class FactLinker:
         label = self.label_sims(seg.context) if seg.kind == "field" else self.meaning.sims(seg.context)
         plain = float(label.max()) >= CONFIDENT
         kinds = [self._mention_class(item, seg) if not seg.number else None for item in items]
+        named = self._common_kinds(seg, items) if not seg.number else []
+        if named:  # the things are the names before the kind word; the items as written stay values
+            out += named
+            kinds = [None] * len(items)
         if len(items) > 1 and sum(k is not None for k in kinds) < MIN_THING_SHARE * len(items):
             # a list states one property: mostly plain values ("Expertise: metaphor, lexicon, Faculty of
             # Humanities") make its few names of things values like the rest, not links to things
@@ -93,26 +97,8 @@ class FactLinker:
                 if meant is not None and fold(seg.context) not in self.lessons.label_means:
                     # an item of a vague column that values like it elsewhere say plainly what it is
                     sims = self.meaning.made_plain(sims, meant)
-            options: list[tuple[float, ReadFact]] = []
             in_title = bool(title) and len(fold(item)) > MIN_IN_TITLE_CHARS and f" {fold(item)} " in f" {fold(title)} "
-            # … unless the piece is another page's whole title: "situated in Harrowfield" on the page of
-            # Harrowfield General Hospital names the town that has a page of its own
-            another = name_key(item) in self.words.titles and name_key(item) != name_key(title)
-            itself = (in_title and name_like(title) and not another) or bool(set(codes_in(item)) & set(codes_in(title)))
-            # … nor is what a copula's complement says it is ("X is a professor"): its kind or role, not
-            # another thing it relates to
-            if kind is not None and not itself and not seg.complement:
-                # the entity itself (its code, its name or a piece of it) is no thing it links to: a
-                # parser that hangs "COMP5327 (…)" on the department before it would make it one
-                for j, p in enumerate(self.meaning.props):
-                    if p.kind != "object" or (kind and p.ranges and not self.vocab.fits(kind, p.ranges)) or \
-                            (not kind and raw[j] < OBJECT_SIMILARITY):
-                        continue
-                    rng = kind or (p.ranges[0] if p.ranges else "")
-                    # a thing of a known class: the types decide (above any datatype reading); a name of
-                    # no known class competes with the datatype readings on meaning alone
-                    score = (1.0 if kind else 0.0) + float(raw[j])
-                    options.append((score, ReadFact("", p.iri, item, True, rng, seg.context)))
+            options = self._thing_options(seg, item, kind, raw, title, in_title)
             # a quantity ("$35.5 million", "114 min") is its number to a numeric property
             number = quantity_number(item, self._scales) if not NUMBER.match(item.strip()) else None
             sims, item = self._by_shape(item, sims, seg.aside)
@@ -125,15 +111,55 @@ class FactLinker:
                 # that repeats the page's title (else from the title): "Expertise: organic synthesis" is
                 # not the entity's name
                 # … the number of a quantity to a numeric property only ("26 April" stays words elsewhere)
-                said = number if number is not None and self._numeric_floor[j] > 0 else item
-                if p.kind == "datatype" and sims[j] >= MIN_SIMILARITY and self.lessons.takes(p, said) and \
+                stated = number if number is not None and self._numeric_floor[j] > 0 else item
+                if p.kind == "datatype" and sims[j] >= MIN_SIMILARITY and self.lessons.takes(p, stated) and \
                         not (is_named(p) and (seg.kind == "prose" or (raw[j] < CONFIDENT and not in_title))):
-                    value = seg.value if is_named(p) and len(items) > 1 else said
+                    value = seg.value if is_named(p) and len(items) > 1 else stated
                     options.append((float(sims[j]), ReadFact("", p.iri, value, False, "", seg.context)))
             options.sort(key=lambda x: -x[0])
             if options:
                 out.append(options)
         return out
+
+    def _thing_options(self, seg: Segment, item: str, kind: str | None, raw: np.ndarray, title: str,
+                       in_title: bool) -> list[tuple[float, ReadFact]]:
+        """The object properties a value naming a thing may state: those whose range fits its class."""
+        # … unless the piece is another page's whole title: "situated in Harrowfield" on the page of
+        # Harrowfield General Hospital names the town that has a page of its own
+        another = name_key(item) in self.words.titles and name_key(item) != name_key(title)
+        itself = (in_title and name_like(title) and not another) or bool(set(codes_in(item)) & set(codes_in(title)))
+        # … nor is what a copula's complement says it is ("X is a professor"): its kind or role, not
+        # another thing it relates to
+        if kind is None or itself or seg.complement:
+            return []
+        # the entity itself (its code, its name or a piece of it) is no thing it links to: a parser that
+        # hangs "COMP5327 (…)" on the department before it would make it one
+        options: list[tuple[float, ReadFact]] = []
+        for j, p in enumerate(self.meaning.props):
+            if p.kind != "object" or (kind and p.ranges and not self.vocab.fits(kind, p.ranges)) or \
+                    (not kind and raw[j] < OBJECT_SIMILARITY):
+                continue
+            rng = kind or (p.ranges[0] if p.ranges else "")
+            # a thing of a known class: the types decide (above any datatype reading); a name of no known
+            # class competes with the datatype readings on meaning alone
+            options.append(((1.0 if kind else 0.0) + float(raw[j]), ReadFact("", p.iri, item, True, rng, seg.context)))
+        return options
+
+    def _common_kinds(self, seg: Segment, items: list[str]) -> list[list[tuple[float, ReadFact]]]:
+        """Names before a common noun of their kind ("the drama and horror genres"): each a thing of that
+        kind, for the object properties that range over it (the value as written stays what it was for
+        every other reading: "core English proficiency course" is still a description)."""
+        common = self.words.common_kind(items[-1]) if items else None
+        if common is None:
+            return []
+        cls, parts = common
+        # the kind word closing a list is every item's ("the romance and horror genres")
+        names = [*(i for i in items[:-1] if not self.words.class_word(i)), *parts]
+        props = [p for p in self.meaning.props if p.kind == "object" and p.ranges and self.vocab.fits(cls, p.ranges)]
+        sims = self.meaning.sims(seg.context)
+        index = {p.iri: j for j, p in enumerate(self.meaning.props)}
+        return [[(1.0 + float(sims[index[p.iri]]), ReadFact("", p.iri, name, True, cls, seg.context)) for p in props]
+                for name in names if props]
 
     def label_sims(self, label: str) -> np.ndarray:
         """`PropertyMeaning.sims` of a field's label, with the meaning its values taught

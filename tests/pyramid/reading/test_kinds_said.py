@@ -133,3 +133,19 @@ def test_a_piece_of_the_title_that_is_another_pages_title_names_that_thing(tmp_p
     got = props(reader.read("Map Room Annexe", "Map Room Annexe is a reading room with 12 seats. "
                                                "It is an annexe of the Map Room."))
     assert got.get("annexOf") == ["Map Room"], got
+
+
+def test_names_before_a_common_noun_of_their_kind_are_things_of_it(tmp_path, embedder):
+    """"the poetry and local history collections": two collections, named "poetry" and "local history"
+    (the kind word, in lower case, closes the list and is every item's); "Harbour Collection", a name in
+    capitals, stays one name."""
+    path = tmp_path / "library.ttl"
+    path.write_text(TTL + 'l:Collection a owl:Class ; rdfs:label "collection" .\n'
+                          'l:holds a owl:ObjectProperty ; rdfs:domain l:Room ; rdfs:range l:Collection ; '
+                          'rdfs:label "houses" .\n', encoding="utf-8")
+    reader = PageReader(Vocab.from_schema(Schema.load(path)), embedder, titles=ROOMS)
+    got = props(reader.read("Quiet Room", "Quiet Room is a reading room. It houses the poetry and local history "
+                                          "collections."))
+    assert sorted(got.get("holds", [])) == ["local history", "poetry"], got
+    got = props(reader.read("Map Room", "Map Room is a reading room. It houses the Harbour Collection."))
+    assert got.get("holds") == ["Harbour Collection"], got
