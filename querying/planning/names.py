@@ -18,6 +18,7 @@ from pyramid.reading.english import (
     RELATIVES,
     REQUEST_VERBS,
     STOPWORDS,
+    SUBJECT_PRONOUNS,
     VERBS,
 )
 from pyramid.vocab import Term, Vocab, word_forms
@@ -32,6 +33,7 @@ MAX_ASKED_WORDS = 4       # words after "which"/"what" that may name the class a
 
 
 JOINERS = {"or", "and", ","}  # what joins two names of kinds into one choice ("a hospital or clinic")
+VERB_OPENERS = SUBJECT_PRONOUNS | AUXILIARIES | MODALS | {"to"}  # what a verb, never a noun, follows
 PHRASE_ENDS = STOPWORDS | PREPOSITIONS | AUXILIARIES | MODALS | RELATIVES  # words a noun phrase ends before
 
 
@@ -60,6 +62,15 @@ def shared_word(vocab: Vocab, cls: Term) -> str | None:
     alias = [w for w, n in sorted(counts.items(), key=lambda kv: -kv[1])
              if n >= ALIAS_SHARE and w not in cls.words.split()]
     return alias[0] if alias else None
+
+
+def _verb_at(tokens: Sequence[str], i: int) -> bool:
+    """The word at `i` follows what only a verb follows: a subject pronoun, "to", an auxiliary or a modal,
+    or a named thing opening the question or following one of those ("does X work", "X works")."""
+    before = tokens[i - 1] if i > 0 else ""
+    if before in VERB_OPENERS:
+        return True
+    return before.upper() in PLACEHOLDERS and (i < 2 or tokens[i - 2] in VERB_OPENERS | {","})
 
 
 def class_names(vocab: Vocab, cls: Term) -> tuple[str, ...]:
@@ -195,12 +206,15 @@ class SchemaNames:
         """The classes a text names by one of their names, the most specific of each span, in groups:
         names joined by "or", "and" or a comma ("a hospital or clinic") are one group, any of which
         may be meant."""
-        tokens = [forms(w)[0] if forms(w) else "" for w in re.findall(r"\w+|,", text)]
+        raw = re.findall(r"\w+|,", text)
+        tokens = [forms(w)[0] if forms(w) else "" for w in raw]
         spans: list[tuple[int, int, str]] = []
         for iri, names in self.class_names.items():
             for name in names:
                 nf = forms(name)
                 spans += [(i, i + len(nf), iri) for i in range(len(tokens)) if nf and tuple(tokens[i:i + len(nf)]) == nf]
+        # a class's name used as a verb ("does X *work* for", "to work") names no thing
+        spans = [sp for sp in spans if not _verb_at([w.lower() for w in raw], sp[0])]
         # a span inside a longer one is that one's word ("nurse" in "clinical nurse specialist")
         spans = [s for s in spans if not any(o != s and o[0] <= s[0] and s[1] <= o[1] and o[1] - o[0] > s[1] - s[0]
                                              for o in spans)]

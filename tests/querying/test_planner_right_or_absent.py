@@ -143,3 +143,15 @@ def test_a_count_of_things_is_no_value_of_them(tmp_path, embedder):
     assert kept == [count]
     kept = keeper.of_counted(PlanDraft("q", None), "How many minutes does X run?", [], [count, phone])
     assert kept == [count, phone]
+
+
+def test_a_class_name_used_as_a_verb_names_no_thing(tmp_path, embedder):
+    """A schema with a class "work" (LUBM has one): "does X work for" uses the word as a verb; "the works
+    of X" names the class."""
+    (tmp_path / "works.ttl").write_text(LIBRARY + ":Work a owl:Class ; rdfs:label \"work\" .\n", encoding="utf-8")
+    vocab = Vocab.from_schema(Schema.load(tmp_path / "works.ttl"))
+    names = SchemaNames(vocab, QueryVectors(embedder))
+    work = "http://example.org/library/Work"
+    assert not any(work in g for g in names.named_class_groups("Which branch does X work at?"))
+    assert not any(work in g for g in names.named_class_groups("X works at which branch?"))
+    assert any(work in g for g in names.named_class_groups("Name the works of X."))
