@@ -28,11 +28,11 @@ from rapidfuzz import fuzz
 
 from pyramid.ontology.labels import bag_key, codes_in, fold_words
 from pyramid.reading.english import CARDINALS
+from pyramid.reading.values import NUMBER
 from pyramid.vocab import word_forms
 from querying.planning.cues import COUNTING, counted_noun
 
 TYPO_CUTOFF = 92.0
-_NUMBER = re.compile(r"^\s*\d+(?:[.,]\d+)?\s*$")
 _NONE = re.compile(r"^\s*(none of (the )?(above|these|them)|no(ne)? correct answer|none)\s*\.?\s*$", re.IGNORECASE)
 
 
@@ -109,7 +109,7 @@ def counted_options(question: str, options: Sequence[str], texts: Sequence[str])
     many minutes") — a number said of something else (a year, a running time) is no count of them.
     None when the question counts nothing or an option is no number (the usual matching applies)."""
     numbers = [o for o in options if not _NONE.match(o)]
-    if not numbers or not all(_NUMBER.match(o) for o in numbers) or COUNTING.search(question) is None:
+    if not numbers or not all(NUMBER.match(o.strip()) for o in numbers) or COUNTING.search(question) is None:
         return None
     noun = counted_noun(question, COUNTING).split()
     if not noun:
@@ -120,6 +120,6 @@ def counted_options(question: str, options: Sequence[str], texts: Sequence[str])
         for i, w in enumerate(words[:-1]):
             value = CARDINALS.get(w, w)
             # the number, then the noun (one word may come between: "three credited performers")
-            if _NUMBER.match(value) and any(word_forms(n) & word_forms(noun[0]) for n in words[i + 1:i + 3]):
+            if NUMBER.match(value) and any(word_forms(n) & word_forms(noun[0]) for n in words[i + 1:i + 3]):
                 said.add(value)
     return [i for i, o in enumerate(options) if not _NONE.match(o) and o.strip() in said]

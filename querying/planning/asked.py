@@ -30,6 +30,14 @@ NAMED_RELATION_WORDS = 2      # content words a property's name needs for a ques
 Check = Callable[[PlanDraft, str, list[Anchor], list[QuestionReading]], "list[QuestionReading] | None"]
 
 
+def _or_why(d: PlanDraft, kept: list[QuestionReading], reason: str) -> list[QuestionReading] | None:
+    """The readings a check kept; none left, the draft says why and the question is passed down."""
+    if not kept:
+        d.reason = reason
+        return None
+    return kept
+
+
 class AskedKeeper:
     """The checks, in order; each returns the readings it keeps, or None (the draft's reason said)."""
 
@@ -111,10 +119,7 @@ class AskedKeeper:
         # … and of the classes left, those whose names are nearly as much a person's as the likeliest
         # one's (a clinician, not a medical specialty): the schema says no class is people, its names do
         kept = self._likeliest(kept, PERSON)
-        if not kept:
-            d.reason = "the question asks who, and no reading of the schema that joins what it names gives someone"
-            return None
-        return kept
+        return _or_why(d, kept, "the question asks who, and no reading of the schema that joins what it names gives someone")
 
     def _talked_about(self, question: str, anchors: list[Anchor]) -> Callable[[str | None], bool]:
         """Is a class one the question names as what it talks about — named, and not the class it asks
@@ -146,25 +151,19 @@ class AskedKeeper:
                 and not (r.kind == "attribute" and not LOCATIVE.search(r.prop)
                          and not property_content_words(r.prop) & words)]
         kept = self._likeliest(kept, PLACE)  # a town, not the librarian of a branch
-        if not kept:
-            d.reason = "the question asks where, and no reading of what it names answers with a place"
-            return None
-        return kept
+        return _or_why(d, kept, "the question asks where, and no reading of what it names answers with a place")
 
     def of_counted(self, d: PlanDraft, question: str, anchors: list[Anchor],
                    readings: list[QuestionReading]) -> list[QuestionReading] | None:
         """"How many works has X directed?" counts things of a class it names: no value of them (their
         budgets) answers it, unless the question names that value's property; None when nothing is left."""
-        found = COUNTING.search(masked(question, anchors))
-        counted = set(forms(counted_noun(masked(question, anchors), COUNTING))) if found else set()
+        text = masked(question, anchors)
+        counted = set(forms(counted_noun(text, COUNTING))) if COUNTING.search(text) else set()
         if not counted or not any(self.names.names(c.iri, counted) for c in self.vocab.classes):
             return readings
         words = words_outside(question, anchors)
         kept = [r for r in readings if r.kind != "attribute" or property_content_words(r.prop) & words]
-        if not kept:
-            d.reason = "the question counts things, and no reading of what it names counts them"
-            return None
-        return kept
+        return _or_why(d, kept, "the question counts things, and no reading of what it names counts them")
 
     def of_named_relation(self, d: PlanDraft, question: str, anchors: list[Anchor],
                           readings: list[QuestionReading]) -> list[QuestionReading] | None:
@@ -221,8 +220,5 @@ class AskedKeeper:
             return readings
         kept = [r for r in readings if r.kind == "attribute" and not r.plan.count
                 and any((p := self.vocab.get(name)) is not None and holds_time(p) for name in r.plan.returns)]
-        if not kept:
-            d.reason = "the question asks when, and no reading of the schema that joins what it names gives a time"
-            return None
-        return kept
+        return _or_why(d, kept, "the question asks when, and no reading of the schema that joins what it names gives a time")
 

@@ -13,7 +13,7 @@ from querying.planning.records import PLACEHOLDERS, Anchor
 from querying.planning.wording import forms, masked
 
 
-def _one_of(words) -> str:
+def one_of(words) -> str:
     """An alternation of whole words, in a fixed order (each use ends in a word boundary or the end,
     so the order never changes what matches)."""
     return "(?:" + "|".join(sorted(words)) + ")"
@@ -21,19 +21,19 @@ def _one_of(words) -> str:
 
 # "number of" counts what follows it ("the number of wards"), not one thing's number ("the switchboard
 # number of the hospital": a determiner after "of")
-QUANTITY = re.compile(r"\b(how\s+many|how\s+much|number\s+of(?!\s+(?:the|a|an|this|that|its|his|her|their)\b)|"
+_NUMBER_OF = r"number\s+of(?!\s+(?:the|a|an|this|that|its|his|her|their)\b)"
+QUANTITY = re.compile(rf"\b(how\s+many|how\s+much|{_NUMBER_OF}|"
                       r"count|counts|counting|total|amount\s+of|tally|"
                       r"head\s?counts?)\b",
                       re.IGNORECASE)
 # …of them, those that count things (not "how much", an amount; not a total of values)
-COUNTING = re.compile(r"\b(how\s+many|number\s+of(?!\s+(?:the|a|an|this|that|its|his|her|their)\b)|count|counts|counting)\b",
-                      re.IGNORECASE)
+COUNTING = re.compile(rf"\b(how\s+many|{_NUMBER_OF}|count|counts|counting)\b", re.IGNORECASE)
 # the superlatives of quantity (English's closed set): "the most departments", "the fewest staff"
 SUPERLATIVE = re.compile(r"\b(most|fewest|least|(?:largest|greatest|highest|biggest|smallest|lowest)\s+number\s+of)\b",
                          re.IGNORECASE)
 FEWEST = re.compile(r"fewest|least|fewer|less|(?:smallest|lowest)\s+number\s+of", re.IGNORECASE)
 # English's auxiliary verbs (a closed class): a question opening with one is a yes/no question
-AUXILIARY = _one_of(AUXILIARIES)
+AUXILIARY = one_of(AUXILIARIES)
 POLAR = re.compile(rf"\s*{AUXILIARY}\b", re.IGNORECASE)
 COMPARATIVE = re.compile(r"\b(more|fewer|less)\b", re.IGNORECASE)
 THRESHOLD = re.compile(r"\b(more\s+than|fewer\s+than|less\s+than|at\s+least|at\s+most|over|under)\s+(\d+)\b",
@@ -65,7 +65,7 @@ LOCATIVE = re.compile(rf"\b({'|'.join(sorted(PLACE_PREPOSITIONS))})$")
 # a number as the question writes it (not inside a code or a version: "COMP5923", "3.2.1")
 NUMBER_TOKEN = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]*\d)")
 _NOUN_CUE = re.compile(r"(?:head\s?)?counts?|tally|total", re.IGNORECASE)
-_AFTER_NOUN = re.compile(rf"\s*(?:$|[?.!,;:]|{_one_of(AFTER_A_NOUN)}\b)", re.IGNORECASE)
+_AFTER_NOUN = re.compile(rf"\s*(?:$|[?.!,;:]|{one_of(AFTER_A_NOUN)}\b)", re.IGNORECASE)
 
 
 def comparison(cue: re.Match) -> tuple[str, float]:

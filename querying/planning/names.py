@@ -4,7 +4,7 @@ a property's words, and which class or property a few of the question's words na
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -22,6 +22,7 @@ from pyramid.reading.english import (
     VERBS,
 )
 from pyramid.vocab import Term, Vocab, word_forms
+from querying.planning.cues import one_of
 from querying.planning.records import PLACEHOLDERS, Anchor
 from querying.planning.vectors import QueryVectors
 from querying.planning.weights import SCHEMA_WORD
@@ -37,18 +38,14 @@ VERB_OPENERS = SUBJECT_PRONOUNS | AUXILIARIES | MODALS | {"to"}  # what a verb, 
 PHRASE_ENDS = STOPWORDS | PREPOSITIONS | AUXILIARIES | MODALS | RELATIVES  # words a noun phrase ends before
 
 
-def _one_of(words) -> str:
-    return "(?:" + "|".join(sorted(words)) + ")"
-
-
 # English asks for things of a kind with an interrogative determiner ("which ward …"), with a request
 # verb and a determiner ("Name the town of …", "List every ward …", "Give me the …") or with "who/what"
 # and a copula before a definite noun ("Who is the lead clinician of …"): the noun phrase after it
 ASKED_PHRASE = re.compile(
     r"\b(?:which|what)\s+(?P<which>.*)"
-    rf"|^\W*(?:please\s+)?{_one_of(REQUEST_VERBS)}\s+(?:(?:me|us)\s+)?{_one_of(DETERMINERS | {'all', 'every', 'each'})}"
+    rf"|^\W*(?:please\s+)?{one_of(REQUEST_VERBS)}\s+(?:(?:me|us)\s+)?{one_of(DETERMINERS | {'all', 'every', 'each'})}"
     r"\s+(?P<request>.*)"
-    rf"|^\W*(?:who|what)\s+{_one_of(COPULAS)}\s+(?:the|a|an)\s+(?P<copula>.*)", re.IGNORECASE)
+    rf"|^\W*(?:who|what)\s+{one_of(COPULAS)}\s+(?:the|a|an)\s+(?P<copula>.*)", re.IGNORECASE)
 
 
 def shared_word(vocab: Vocab, cls: Term) -> str | None:
@@ -186,19 +183,16 @@ class SchemaNames:
         one inside their noun phrase (a lead clinician is a clinician); None when those words name no
         class ("what is …", "which of …")."""
         after, phrase = self.asked_words(question, anchors)
+        return self._longest_name(lambda nf: after[:len(nf)] == nf) or (self._longest_name(
+            lambda nf: any(phrase[i:i + len(nf)] == nf for i in range(len(phrase)))) if phrase else None)
+
+    def _longest_name(self, fits: Callable[[tuple[str, ...]], bool]) -> str | None:
+        """The class with the longest name (one form per word) that `fits`."""
         best, size = None, 0
         for iri, names in self.class_names.items():
             for name in names:
                 name_forms = forms(name)
-                if name_forms and len(name_forms) > size and after[:len(name_forms)] == name_forms:
-                    best, size = iri, len(name_forms)
-        if best is not None or not phrase:
-            return best
-        for iri, names in self.class_names.items():
-            for name in names:
-                name_forms = forms(name)
-                if name_forms and len(name_forms) > size and any(
-                        phrase[i:i + len(name_forms)] == name_forms for i in range(len(phrase))):
+                if name_forms and len(name_forms) > size and fits(name_forms):
                     best, size = iri, len(name_forms)
         return best
 
