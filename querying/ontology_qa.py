@@ -37,7 +37,7 @@ from querying.options import Value, select_options
 from querying.planning.planner import ReadingPlanner
 from querying.planning.polar import polar
 from querying.planning.records import MAX_ANCHOR_IRIS, Neighbourhood, PlanDraft
-from querying.sparql_plan import QueryPlan, compile_plan
+from querying.sparql_plan import QueryPlan, compile_plan, first_ordered
 
 if TYPE_CHECKING:
     from querying.sparql_raw import RawResult
@@ -242,6 +242,8 @@ class OntologyAnswerer:
         assert rows is not None
         if plan is not None and plan.rank is not None and plan.rank.having is None:  # the first place, ties included
             rows = [r for r in rows if r.get("n") == rows[0].get("n")]
+        if plan is not None and plan.order is not None:  # the first k by their value, ties included
+            rows = first_ordered(rows, plan.order.k)
         evidence = [SparqlEvidence(plan=_plan_dict(plan), query=query, rows=rows[:self.cfg.max_rows * EVIDENCE_ROWS])]
         answer = _decide(question, rows, plan, options, option_links, self.cfg.max_rows, tracer, finish, evidence,
                          name_of=ctx.index.name_of)
@@ -328,7 +330,8 @@ def _decide(question: str, rows: list[dict[str, str]], plan: QueryPlan | None, o
         rec.outcome = text if not answered else \
             f"answered: {text[:TRACE_ANSWER]}" + (f" (options {selected})" if selected is not None else "")
         if answered:
-            text = _answer_text(_group(rows), options, selected, name_of) if not (plan and plan.count) else text
+            text = _answer_text(_group(rows), options, selected, name_of) if not (
+                plan and (plan.count or plan.aggregate)) else text
     return finish(text if answered else _EXPLAIN.get(text.split(":")[0], text), answered, evidence, selected)
 
 
@@ -351,9 +354,9 @@ def _verdict(rows: list[dict[str, str]], plan: QueryPlan | None, options: list[s
     """(outcome, answered, selected options) from the rows and the `ontology.max_rows` rule."""
     if not rows or all(not r for r in rows):
         return "empty: not answered here", False, None
-    if plan is not None and plan.returns and not any(k.startswith("r") for r in rows for k in r):
+    if plan is not None and plan.returns and not plan.aggregate and not any(k.startswith("r") for r in rows for k in r):
         return "empty: the asked attribute is not stored", False, None  # the subject found, its value not
-    if plan is not None and plan.count:
+    if plan is not None and (plan.count or plan.aggregate):
         count = next(iter(rows[0].values()), "0")
         if not options:
             return count, True, None

@@ -55,6 +55,17 @@ class Rank(BaseModel):
         None, description="keep every instance whose count passes this test instead of the first ones")
 
 
+class Order(BaseModel):
+    """Order the answers by a value of theirs and keep the first `k`, ties included ("the three
+    lightest laptops"); things without the value are not ranked."""
+    property: str = Field(description="a datatype property of the answers (short name)")
+    descending: bool = True
+    k: int = Field(1, ge=1, le=MAX_CANDIDATES)
+
+
+Aggregate = Literal["avg", "sum", "min", "max"]
+
+
 class QueryPlan(BaseModel):
     target: str = Field(description="the class of what the question asks for (short name)")
     constraints: list[Constraint] = Field(default_factory=list, max_length=6)
@@ -66,11 +77,15 @@ class QueryPlan(BaseModel):
     exclude: list[str] = Field(default_factory=list, max_length=MAX_VALUES,
                                description="IRIs that are never an answer (what the question names, met again "
                                            "at the end of a path that leads back to it)")
+    order: Order | None = None
+    aggregate: Aggregate | None = Field(None, description="one value of the first returned property over "
+                                                          "every answer, instead of the answers")
 
     def properties(self) -> set[str]:
         """Every property the plan uses: along its constraints and its ranking, and what it returns."""
         paths = [*(c.path for c in self.constraints), *([self.rank.path] if self.rank else [])]
-        return {st.property for path in paths for st in path} | set(self.returns)
+        ordered = {self.order.property} if self.order else set()
+        return {st.property for path in paths for st in path} | set(self.returns) | ordered
 
 
 class PlanError(InputError):
@@ -125,6 +140,14 @@ def check_plan(plan: QueryPlan, vocab: Vocab) -> list[str]:
             problems.append(unknown("class", plan.rank.counted, "class"))
         if plan.count:
             problems.append("a plan counts or ranks, not both")
+    if plan.order is not None:
+        p = vocab.get(plan.order.property)
+        if p is None or p.kind != "datatype":
+            problems.append(unknown("datatype property", plan.order.property, "datatype"))
+        if plan.count or plan.rank is not None or plan.aggregate:
+            problems.append("a plan orders by a value, or counts, ranks or aggregates: one of them")
+    if plan.aggregate and (len(plan.returns) != 1 or plan.count or plan.rank is not None):
+        problems.append("an aggregate takes exactly one returned property, and no count or rank")
     problems += [f"candidate is not an IRI: {v!r}" for v in plan.candidates if not _IRI.match(v)]
     problems += [f"excluded value is not an IRI: {v!r}" for v in plan.exclude if not _IRI.match(v)]
     return problems
@@ -143,6 +166,16 @@ def _literal(text: str) -> str:
     """A SPARQL string literal (quotes, backslashes and control characters escaped)."""
     out = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
     return '"' + out.replace("\t", "\\t") + '"'
+
+
+_YEAR = re.compile(r"1\d{3}|2\d{3}")
+TEMPORAL = ("date", "dateTime", "dateTimeStamp")
+
+
+def _temporal(path: list[Step], vocab: Vocab) -> bool:
+    """The path ends in a date (its property's declared range)."""
+    last = vocab.get(path[-1].property)
+    return last is not None and any(r.rsplit("#", 1)[-1] in TEMPORAL for r in last.ranges)
 
 
 def _node(name: str, vocab: Vocab) -> str:
@@ -187,12 +220,52 @@ def compile_plan(plan: QueryPlan, vocab: Vocab, *, limit: int | None = None) -> 
             f"\nHAVING (COUNT(DISTINCT {here}) {_COMPARE[plan.rank.having[0]]} {float(plan.rank.having[1])!r})"
         return (f"SELECT ?x ?x_label (COUNT(DISTINCT {here}) AS ?n) WHERE {{\n  {body}\n}}\n"
                 f"GROUP BY ?x ?x_label{having}\nORDER BY {order}(?n) ?x{tail}")
+    if plan.order is not None:
+        return _ordered(plan, lines, lines_label, vocab)
+    if plan.aggregate:
+        return _aggregated(plan.aggregate, lines, returns[0])
     body = "\n  ".join(lines)
     if plan.count:
         return f"SELECT (COUNT(DISTINCT ?x) AS ?count) WHERE {{\n  {body}\n}}"
     head = " ".join(["?x", "?x_label", *returns])
     tail = f"\nLIMIT {int(limit)}" if limit else ""
     return f"SELECT DISTINCT {head} WHERE {{\n  {body}\n  {lines_label}\n}}{tail}"
+
+
+def _sortable(var: str) -> str:
+    """A value as it sorts: a number when it reads as one (a decimal stored as text too), else itself
+    (a date sorts as a date)."""
+    return f"COALESCE(<{XSD_DOUBLE}>({var}), {var})"
+
+
+def _ordered(plan: QueryPlan, lines: list[str], label: str, vocab: Vocab) -> str:
+    """Every answer with its value, in order; the answer keeps the first k and their ties
+    (`first_ordered`), so no LIMIT cuts a tie."""
+    assert plan.order is not None
+    body = "\n  ".join([*lines, f"?x {_node(plan.order.property, vocab)} ?v .", label])
+    way = "DESC" if plan.order.descending else "ASC"
+    return f"SELECT DISTINCT ?x ?x_label ?v WHERE {{\n  {body}\n}}\nORDER BY {way}({_sortable('?v')}) ?x"
+
+
+def _aggregated(fn: str, lines: list[str], var: str) -> str:
+    """One value over every answer's `var` (bound by the plan's OPTIONAL return); none when no answer has
+    it (an average of nothing is not 0)."""
+    value = f"{fn.upper()}(<{XSD_DOUBLE}>({var}))" if fn in ("avg", "sum") else f"{fn.upper()}({var})"
+    body = "\n  ".join(lines)
+    return f"SELECT ({value} AS ?value) WHERE {{\n  {body}\n}}\nHAVING (COUNT({var}) > 0)"
+
+
+def first_ordered(rows: list[dict[str, str]], k: int) -> list[dict[str, str]]:
+    """An ordered plan's rows cut to the first `k` answers and every answer tied with the k-th."""
+    seen: list[str] = []
+    out = []
+    for r in rows:
+        if r.get("x") not in seen:
+            if len(seen) >= k and r.get("v") != out[-1].get("v"):
+                break
+            seen.append(r.get("x", ""))
+        out.append(r)
+    return out
 
 
 def _condition(c: Constraint, var: str, vocab: Vocab) -> str:
@@ -202,6 +275,9 @@ def _condition(c: Constraint, var: str, vocab: Vocab) -> str:
         if c.op == "ne":
             return f"FILTER({var} NOT IN ({', '.join(f'<{v}>' for v in values)}))"
         return f"VALUES {var} {{ {iris} }}"
+    if c.op in _COMPARE and _temporal(c.path, vocab) and all(_YEAR.fullmatch(v) for v in values):
+        # a year against a date: "released after 2023", "hired in 2019"
+        return f"FILTER({' || '.join(f'YEAR({var}) {_COMPARE[c.op]} {int(v)}' for v in values)})"
     if c.op in ("lt", "le", "gt", "ge"):
         # SPARQL compares numbers only when both sides are numeric: cast the stored value.
         tests = [f"<{XSD_DOUBLE}>({var}) {_COMPARE[c.op]} {_number(v)!r}" for v in values]

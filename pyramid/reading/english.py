@@ -213,3 +213,43 @@ TIME_WORDS = frozenset({"year", "years", "date", "season", "start", "end", "from
 # function words that say nothing of what a relation is about ("is a member of" → "member")
 FUNCTION_WORDS = frozenset("""a an the is are was were be been being has have had of in on at to for with by from as and
                             or its their his her this that which who""".split())
+
+# -- measures: what English's gradable adjectives measure, and units as people write them
+# adjective → (the dimension it measures, in words a property's name can be compared with; +1 when its
+# superlative is the most of that dimension, -1 the least): "the cheapest" is the lowest price
+GRADABLE = {
+    "cheap": ("price, cost", -1), "inexpensive": ("price, cost", -1), "affordable": ("price, cost", -1),
+    "expensive": ("price, cost", 1), "costly": ("price, cost", 1), "pricey": ("price, cost", 1),
+    "light": ("weight, mass", -1), "heavy": ("weight, mass", 1),
+    "long": ("length, duration", 1), "short": ("length, duration", -1), "brief": ("length, duration", -1),
+    "tall": ("height", 1), "high": ("height, level, amount", 1), "low": ("height, level, amount", -1),
+    "wide": ("width", 1), "broad": ("width", 1), "narrow": ("width", -1),
+    "deep": ("depth", 1), "shallow": ("depth", -1), "thick": ("thickness", 1), "thin": ("thickness", -1),
+    "big": ("size, capacity, area", 1), "large": ("size, capacity, area", 1), "great": ("size, amount", 1),
+    "huge": ("size, capacity, area", 1), "small": ("size, capacity, area", -1), "little": ("size, amount", -1),
+    "tiny": ("size, capacity, area", -1), "fast": ("speed", 1), "quick": ("speed", 1), "slow": ("speed", -1),
+    "old": ("age", 1), "young": ("age", -1), "new": ("age", -1), "recent": ("age", -1),
+    "late": ("date, time", 1), "early": ("date, time", -1), "hot": ("temperature", 1), "warm": ("temperature", 1),
+    "cold": ("temperature", -1), "populous": ("population", 1), "rich": ("wealth, income", 1),
+    "poor": ("wealth, income", -1)}
+AGE = "age"   # the dimension a date measures backwards: the oldest has the earliest date
+# the adjectives that rank by the noun after them ("the highest price", "the lowest unit cost")
+RANKING_ADJECTIVES = {"high": 1, "large": 1, "big": 1, "great": 1, "maximum": 1, "max": 1, "top": 1,
+                      "low": -1, "small": -1, "little": -1, "minimum": -1, "min": -1}
+# a unit as written after a number → its name in words, as a property's label or comment says it
+UNIT_WORDS = {"kg": "kilogram", "kgs": "kilogram", "g": "gram", "mg": "milligram", "t": "tonne", "lb": "pound",
+              "lbs": "pound", "km": "kilometre", "m": "metre", "cm": "centimetre", "mm": "millimetre",
+              "in": "inch", "ft": "foot", "mi": "mile", "l": "litre", "ml": "millilitre", "€": "euro", "eur": "euro",
+              "$": "dollar", "usd": "dollar", "£": "pound", "gbp": "pound", "chf": "franc", "h": "hour",
+              "hrs": "hour", "min": "minute", "mins": "minute", "s": "second", "sec": "second", "w": "watt",
+              "kw": "kilowatt", "kwh": "kilowatt hour", "gb": "gigabyte", "mb": "megabyte", "tb": "terabyte",
+              "ghz": "gigahertz", "mhz": "megahertz", "°c": "degree", "ha": "hectare", "sqm": "square metre"}
+# the other spellings of a unit's name ("centimeter", "euros", "kilos")
+UNIT_SPELLINGS = {"kilo": "kilogram", "kilos": "kilogram", "meter": "metre", "centimeter": "centimetre",
+                  "millimeter": "millimetre", "kilometer": "kilometre", "liter": "litre", "milliliter": "millilitre"}
+# a comparison's words before a number → its test; "over", "above" …: more; "under", "below" …: less
+MORE_WORDS = ("more than", "over", "above", "greater than", "higher than", "larger than", "bigger than",
+              "exceeding", "at least")
+LESS_WORDS = ("less than", "fewer than", "under", "below", "lower than", "smaller than", "at most", "up to")
+# a year's prepositions → its test ("released after 2023", "joined before 2012", "in 2021")
+YEAR_WORDS = {"after": "gt", "since": "ge", "before": "lt", "until": "le", "in": "eq", "during": "eq"}

@@ -14,6 +14,7 @@ from querying.planning.asked import AskedKeeper
 from querying.planning.choice import choose
 from querying.planning.enumerate import ReadingEnumerator
 from querying.planning.evidence import EvidenceRunner
+from querying.planning.measures import MeasureReadings
 from querying.planning.names import SchemaNames
 from querying.planning.paths import PathFinder
 from querying.planning.rankings import RankingReadings
@@ -44,6 +45,7 @@ class ReadingPlanner:
         self.scorer = ReadingScorer(vocab, self.names, vectors)
         self.runner = EvidenceRunner(vocab, index)
         self.keeper = AskedKeeper(vocab, self.names)
+        self.measurer = MeasureReadings(vocab, self.names, vectors)
 
     def anchors(self, question: str) -> list[Anchor]:
         """What the question names (stage 1)."""
@@ -60,6 +62,8 @@ class ReadingPlanner:
         named = frozenset(c for g in self.names.named_class_groups(masked(question, anchors)) for c in g)
         readings = self.enumerator.enumerate(anchors, uses, named)
         readings += self.ranker.rankings(question, anchors, readings)
+        # a question that ranks, compares or totals things by a value of theirs is read that way only
+        readings = self.measurer.readings(question, anchors, readings) or readings
         if not anchors and not readings:
             d.reason = "nothing in the question links to the ontology"
             return d

@@ -1,0 +1,295 @@
+"""Stage 2, the measure readings: made only for a question that ranks things by a value of theirs ("the
+cheapest laptop", "the three heaviest headsets", "the highest price of any …"), compares a value with a
+number ("laptops under 1,000 euros", "heavier than 2 kg", "released after 2023"), or asks for one value
+over many ("the average price of our monitors", "the total weight").
+
+Read by method: a superlative or a comparative is found by the parser's tags (JJS, RBS, JJR), the
+dimension a gradable adjective measures comes from English (`english.GRADABLE`: the cheapest is the
+lowest price), a unit after a number from the units people write (`english.UNIT_WORDS`); which datatype
+property they mean is decided by the schema — the property's name and comment against the dimension
+or the unit, among the numeric or date properties of the class asked about (its declared range)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from pyramid.reading.english import (
+    AGE,
+    CARDINALS,
+    GRADABLE,
+    LESS_WORDS,
+    MORE_WORDS,
+    RANKING_ADJECTIVES,
+    UNIT_SPELLINGS,
+    UNIT_WORDS,
+    YEAR_WORDS,
+    parser,
+)
+from pyramid.vocab import Term, Vocab
+from querying.planning.anchors import strength
+from querying.planning.cues import COUNTING, one_of
+from querying.planning.names import SchemaNames, property_words
+from querying.planning.records import Anchor, QuestionReading
+from querying.planning.vectors import QueryVectors
+from querying.planning.weights import FIRM
+from querying.planning.wording import forms, masked
+from querying.sparql_plan import Aggregate, Constraint, Order, QueryPlan, Step
+
+NUMERIC = ("integer", "int", "long", "short", "decimal", "double", "float", "nonNegativeInteger",
+           "positiveInteger", "gYear")
+TEMPORAL = ("date", "dateTime", "dateTimeStamp")
+MEASURE_LIKENESS = 0.3    # a dimension's words and a property's name, at least, when no unit decides
+# the cues worth parsing a question for: a superlative, a comparison, a year, a total
+_MAYBE = re.compile(r"\w+est\b|\bmost\b|\bleast\b|\w+er\s+than\b|\d|\b(?:average|mean|total|sum)\b|"
+                    r"\bhow\s+many\b|\bnumber\s+of\b", re.IGNORECASE)
+_NUMBER = r"(?P<pre>[€$£])?\s?(?P<num>\d[\d,]*(?:\.\d+)?)(?:\s?(?P<unit>[€$£%]|[^\W\d_]+))?"
+_CUES = one_of(w.replace(" ", r"\s+") for w in (*MORE_WORDS, *LESS_WORDS))
+_COMPARE = re.compile(rf"\b(?P<cue>{_CUES})\s+{_NUMBER}", re.IGNORECASE)
+_COMPARATIVE = re.compile(rf"\b(?P<adj>[^\W\d_]+(?:er|ier))\s+than\s+{_NUMBER}", re.IGNORECASE)
+_YEAR = re.compile(rf"\b(?P<cue>{one_of(YEAR_WORDS)})\s+(?P<year>1\d{{3}}|2\d{{3}})\b(?!\s*[^\W\d_])", re.IGNORECASE)
+_AGGREGATE = re.compile(r"\b(?P<fn>average|mean|total|sum|combined)\b(?:\s+of)?\s+(?:the\s+|all\s+)?"
+                        r"(?P<words>[^\W\d_]+(?:\s+[^\W\d_]+)?)", re.IGNORECASE)
+AGGREGATES: dict[str, Aggregate] = {"average": "avg", "mean": "avg", "total": "sum", "sum": "sum",
+                                    "combined": "sum"}
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A superlative: what it measures (a dimension's words, or the noun naming the property), which
+    end (+1 the most), how many, and the noun it qualifies."""
+
+    dimension: str
+    sign: int
+    by_noun: bool
+    k: int
+    head: str
+
+
+@dataclass(frozen=True)
+class Compared:
+    """A value compared with a number: the test, the number, the unit or noun after it, the comparative
+    adjective's dimension (or the words before the cue)."""
+
+    op: str
+    number: str
+    unit: str
+    dimension: str
+    year: bool = False
+
+
+def base_adjective(word: str) -> str:
+    """'cheapest' → 'cheap', 'heavier' → 'heavy', 'biggest' → 'big', 'widest' → 'wide' (the base a
+    comparison table knows); the word itself when none fits."""
+    w = word.lower()
+    if w in GRADABLE or w in RANKING_ADJECTIVES:
+        return w
+    for end in ("est", "er"):
+        if w.endswith(end):
+            stem = w[:-len(end)]
+            for cand in (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else "",
+                         stem[:-1] + "y" if stem.endswith("i") else ""):
+                if cand and (cand in GRADABLE or cand in RANKING_ADJECTIVES):
+                    return cand
+    return w
+
+
+def _kind(p: Term) -> str:
+    """'number', 'date' or '' by the property's declared range ('number' when none is declared)."""
+    ends = {r.rsplit("#", 1)[-1] for r in p.ranges}
+    if not ends:
+        return "number"
+    return "date" if ends & set(TEMPORAL) else "number" if ends & set(NUMERIC) else ""
+
+
+class MeasureReadings:
+    """The readings that order, filter or aggregate the things of a class by a value of theirs."""
+
+    def __init__(self, vocab: Vocab, names: SchemaNames, vectors: QueryVectors) -> None:
+        self.vocab, self.names, self.vectors = vocab, names, vectors
+
+    def readings(self, question: str, anchors: list[Anchor], readings: list[QuestionReading]) -> list[QuestionReading]:
+        """Empty unless the question ranks, compares or totals by a value its class has."""
+        if not _MAYBE.search(question):
+            return []
+        named = [a for a in anchors if not a.is_value]
+        text = masked(question, named)
+        ranked = self._ranked(text)
+        compared = _compared(text)
+        total = _AGGREGATE.search(text)
+        counting = bool(COUNTING.search(text))
+        if ranked is None and not compared and total is None and not (counting and not anchors and not readings):
+            return []
+        target = self._target(question, text, anchors, ranked)
+        if target is None:
+            return []
+        measures = [p for p in self.vocab.properties_of(target, "datatype") if _kind(p)]
+        filters = [c for c in (self._constraint(cmp, measures) for cmp in compared) if c is not None]
+        order = self._order(ranked, measures) if ranked else None
+        aggregate = self._aggregate(total, measures) if total and order is None else None
+        if order is None and aggregate is None and not filters and (anchors or readings):
+            return []  # nothing measured; a class counted as a whole only when nothing else is named
+        out = []
+        for base in [None, *self._within(target, readings)]:
+            constraints = [*(base.plan.constraints if base is not None else []), *filters]
+            plan = QueryPlan(target=self.vocab.by_iri[target].name, constraints=constraints)
+            if order is not None:
+                plan = plan.model_copy(update={"order": order})
+            elif aggregate is not None:
+                plan = plan.model_copy(update={"aggregate": aggregate[0], "returns": [aggregate[1]]})
+            elif counting:
+                plan = plan.model_copy(update={"count": True})
+            out.append(self._reading(plan, target, base, order, aggregate))
+        return out
+
+    # -- what the question says
+    def _ranked(self, text: str) -> Ranked | None:
+        """The question's superlative by the parser's tags: "the cheapest laptop", "the most expensive",
+        "the highest price" (a noun after a ranking adjective names the property). "The most
+        departments" ranks a count, not a value (see rankings): None."""
+        doc = parser()(text)
+        for i, t in enumerate(doc):
+            if t.tag_ not in ("JJS", "RBS"):
+                continue
+            sign, adj = 1, t
+            if t.lower_ in ("most", "least"):
+                nxt = doc[i + 1] if i + 1 < len(doc) else None
+                if nxt is None or nxt.tag_ not in ("JJ", "RB", "VBN"):
+                    return None
+                sign, adj = (1 if t.lower_ == "most" else -1), nxt
+            k = _k_before(doc, i)
+            base = base_adjective(adj.text)
+            head = adj.head.text if adj.head.pos_ in ("NOUN", "PROPN") and adj.head.i > adj.i else ""
+            after = [w.text for w in doc[adj.i + 1:adj.i + 3] if w.pos_ in ("NOUN", "PROPN")]
+            if base in RANKING_ADJECTIVES and after and sign == 1:
+                phrase = " ".join(after)
+                if self.names.class_named_by(phrase) is None or self.names.attribute_named_by(phrase):
+                    return Ranked(phrase, RANKING_ADJECTIVES[base], True, k, "")
+            dimension, own = GRADABLE.get(base, (adj.text, 1))
+            return Ranked(dimension, sign * own, False, k, head)
+        return None
+
+    def _target(self, question: str, text: str, anchors: list[Anchor], ranked: Ranked | None) -> str | None:
+        """The class whose things are measured: the noun the superlative qualifies, the class asked for,
+        else the one class the question names."""
+        if ranked is not None and ranked.head:
+            cls = self.names.class_named_by(ranked.head)
+            if cls is not None:
+                return cls
+        asked = self.names.asked_class(question, anchors)
+        if asked is not None:
+            return asked
+        groups = self.names.named_class_groups(text)
+        return next(iter(groups[0])) if groups and len(groups[0]) == 1 else None
+
+    # -- which property
+    def _measure(self, dimension: str, measures: list[Term], unit: str = "", year: bool = False) -> Term | None:
+        """The property a dimension, a unit or a year means, among the class's numeric and date
+        properties: a unit decides where one property's name or comment says it; else the nearest name
+        by meaning, if near enough."""
+        pool = [p for p in measures if (_kind(p) == "date") == year] if year else \
+            [p for p in measures if _kind(p) == "number" or dimension == AGE]
+        if unit:
+            said = [p for p in pool if forms(unit)[0] in {f for w in re.findall(r"[\w-]+", p.text.lower())
+                                                           for f in forms(w)[:1]}]
+            if len(said) == 1:
+                return said[0]
+            pool = said or pool
+        if not pool:
+            return None
+        if len(pool) == 1 and (year or unit):
+            return pool[0]
+        if not dimension:
+            return None
+        sims = self.vectors.embed([property_words(p) for p in pool]) @ self.vectors.embed([dimension])[0]
+        best = int(np.argmax(sims))
+        return pool[best] if sims[best] >= MEASURE_LIKENESS else None
+
+    def _order(self, ranked: Ranked, measures: list[Term]) -> Order | None:
+        if ranked.by_noun:
+            named = self.names.attribute_named_by(ranked.dimension)
+            p = named if named in measures else self._measure(ranked.dimension, measures)
+        else:
+            p = self._measure(ranked.dimension, measures)
+        if p is None:
+            return None
+        # a date measures age backwards: the oldest has the earliest date
+        sign = -ranked.sign if ranked.dimension == AGE and _kind(p) == "date" else ranked.sign
+        return Order(property=p.name, descending=sign > 0, k=ranked.k)
+
+    def _constraint(self, cmp: Compared, measures: list[Term]) -> Constraint | None:
+        if self.names.class_named_by(cmp.unit) is not None and not cmp.year:
+            return None  # "more than 3 employees" counts things (see rankings)
+        p = self._measure(cmp.dimension, measures, UNIT_SPELLINGS.get(cmp.unit, cmp.unit), cmp.year)
+        return None if p is None else Constraint(path=[Step(property=p.name)], op=cmp.op, values=[cmp.number])
+
+    def _aggregate(self, m: re.Match, measures: list[Term]) -> tuple[Aggregate, str] | None:
+        words = m.group("words")
+        named = self.names.attribute_named_by(words)
+        p = named if named in measures else self._measure(words, measures)
+        return None if p is None or _kind(p) != "number" else (AGGREGATES[m.group("fn").lower()], p.name)
+
+    # -- the readings
+    def _within(self, target: str, readings: list[QuestionReading]) -> list[QuestionReading]:
+        """The plain readings of the measured class that keep what the question names ("the cheapest
+        laptop *with a Dutch part*")."""
+        return [r for r in readings if r.kind == "members" and r.answer_class == target and not r.plan.count
+                and r.plan.rank is None and r.anchors and min(map(strength, r.anchors)) >= FIRM]
+
+    def _reading(self, plan: QueryPlan, target: str, base: QuestionReading | None, order: Order | None,
+                 aggregate: tuple[Aggregate, str] | None) -> QuestionReading:
+        words = self.names.class_words[target]
+        if aggregate is not None:
+            p = self.vocab.get(aggregate[1])
+            lead = f"what is the {aggregate[0]} {property_words(p) if p else ''} of the {words}"
+        elif order is not None:
+            p = self.vocab.get(order.property)
+            lead = f"which {words} has the {'highest' if order.descending else 'lowest'} " \
+                   f"{property_words(p) if p else ''}"
+        else:
+            lead = f"{'how many' if plan.count else 'which'} {words}"
+        text = lead + ("" if base is None else " and " + base.spelled().rstrip("?")) + "?"
+        r = QuestionReading("members" if aggregate is None else "attribute", plan, text,
+                            base.anchors if base is not None else (), 1, target if aggregate is None else None,
+                            clause="{T}", asks=f"{lead}?")
+        r.evidence["measure"] = 1.0
+        return r
+
+
+def _compared(text: str) -> list[Compared]:
+    """Every value the question compares with a number: "under 1,000 euros", "heavier than 2 kg", "after
+    2023" (a year against a date)."""
+    out = []
+    for m in _COMPARE.finditer(text):
+        cue = " ".join(m.group("cue").lower().split())
+        op = {"at least": "ge", "at most": "le", "up to": "le"}.get(cue, "gt" if cue in MORE_WORDS else "lt")
+        before = re.findall(r"[^\W\d_]+", text[:m.start()])[-1:]
+        out.append(Compared(op, m.group("num").replace(",", ""), _unit(m), " ".join(before)))
+    for m in _COMPARATIVE.finditer(text):
+        base = base_adjective(m.group("adj"))
+        if base in GRADABLE:
+            dimension, sign = GRADABLE[base]
+            out.append(Compared("gt" if sign > 0 else "lt", m.group("num").replace(",", ""), _unit(m), dimension))
+    for m in _YEAR.finditer(text):
+        before = re.findall(r"[^\W\d_]+", text[:m.start()])[-1:]
+        out.append(Compared(YEAR_WORDS[m.group("cue").lower()], m.group("year"), "", " ".join(before), year=True))
+    return out
+
+
+def _unit(m: re.Match) -> str:
+    """The unit a number is written with, in words ("kg" → kilogram, "€500" → euro); "" for none."""
+    unit = (m.group("unit") or m.group("pre") or "").lower()
+    return UNIT_WORDS.get(unit, unit)
+
+
+def _k_before(doc, i: int) -> int:
+    """"the three heaviest", "the 2 most expensive": how many the superlative keeps (1 when unsaid)."""
+    before = doc[i - 1] if i > 0 else None
+    if before is not None and before.like_num:
+        word = before.lower_
+        number = CARDINALS.get(word, word)
+        if number.isdigit() and 0 < int(number) <= 100:
+            return int(number)
+    return 1
