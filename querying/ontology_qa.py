@@ -245,6 +245,9 @@ class OntologyAnswerer:
         if plan is not None and plan.order is not None:  # the first k by their value, ties included
             rows = first_ordered(rows, plan.order.k)
         evidence = [SparqlEvidence(plan=_plan_dict(plan), query=query, rows=rows[:self.cfg.max_rows * EVIDENCE_ROWS])]
+        if not rows and not options and draft is not None and polar(draft, rows) is False:
+            # a yes/no question whose reading finds nothing: the answer is no
+            return finish(f"No — {draft.best.spelled() if draft.best else ''} Nothing found.", True, evidence, None)
         answer = _decide(question, rows, plan, options, option_links, self.cfg.max_rows, tracer, finish, evidence,
                          name_of=ctx.index.name_of)
         verdict = polar(draft, rows) if draft is not None and not options and answer.layer == "ontology" else None

@@ -80,6 +80,7 @@ def build_workspace(schema: Path, instances: Iterable[Path], root: Path):
     session.ontology.load_schema(schema)
     for path in instances:
         session.ontology.import_instances(path)
+    session.ontology.reason()  # the class hierarchy: a laptop is a product
     return session, OntologyAnswerer.from_session(session)
 
 

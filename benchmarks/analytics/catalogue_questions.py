@@ -23,7 +23,7 @@ UNITS = {"price": ("cost less than {n} euros", "cost more than {n} euros", "are 
                     "are heavier than {n} kilograms"),
          "width": ("are narrower than {n} cm", "are wider than {n} cm", "measure under {n} centimetres across",
                    "are more than {n} cm wide")}
-_BELOW = (0, 2, 3)        # which of UNITS' wordings keep the values below the number
+_BELOW = (0, 2)           # which of UNITS' wordings keep the values below the number
 
 
 def _num(v: float) -> str:
@@ -114,8 +114,9 @@ def _dates(cat: Catalogue, rnd: random.Random) -> list[dict[str, Any]]:
         after = [(t.iri,) for t in things if int(t.facts["releaseDate"][:4]) > year]
         during = [(t.iri,) for t in things if int(t.facts["releaseDate"][:4]) == year]
         out.append(_q("dates", f"Which {PLURAL[kind]} were released after {year}?", after))
-        out.append(_q("dates", f"Which {PLURAL[kind]} came out in {year}?" if i % 2 else
-                      f"List the {PLURAL[kind]} launched during {year}.", during))
+        if during:  # "none" is no result set to score
+            out.append(_q("dates", f"Which {PLURAL[kind]} came out in {year}?" if i % 2 else
+                          f"List the {PLURAL[kind]} launched during {year}.", during))
     staff = cat.of("Employee")
     out.append(_q("dates", "Which employees joined before 2012?",
                   [(t.iri,) for t in staff if int(t.facts["hireDate"][:4]) < 2012]))

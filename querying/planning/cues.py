@@ -68,6 +68,12 @@ _NOUN_CUE = re.compile(r"(?:head\s?)?counts?|tally|total", re.IGNORECASE)
 _AFTER_NOUN = re.compile(rf"\s*(?:$|[?.!,;:]|{one_of(AFTER_A_NOUN)}\b)", re.IGNORECASE)
 
 
+# a value derived from others (a difference, a ratio, a share, "how much heavier … than"): no plan says
+# one, so the layer passes the question down rather than answer one of the values it is made from
+DERIVED = re.compile(r"\b(difference|ratio|percentage|percent|proportion|fraction)\b|\b(?:what|the)\s+(share)\s+of\b"
+                     r"|\bhow\s+much\s+(more|less|[^\W\d_]+er)\b", re.IGNORECASE)
+
+
 def comparison(cue: re.Match) -> tuple[str, float]:
     """A threshold's comparison and number: "more than 100" → (gt, 100), "at most 5" → (le, 5)."""
     words = " ".join(cue.group(1).lower().split())

@@ -30,7 +30,7 @@ from pyramid.reading.english import (
 )
 from pyramid.vocab import Term, Vocab
 from querying.planning.anchors import strength
-from querying.planning.cues import COUNTING, one_of
+from querying.planning.cues import COUNTING, POLAR, one_of
 from querying.planning.names import SchemaNames, property_words
 from querying.planning.records import Anchor, QuestionReading
 from querying.planning.vectors import QueryVectors
@@ -123,6 +123,10 @@ class MeasureReadings:
         if ranked is None and not compared and total is None and not (counting and not anchors and not readings):
             return []
         target = self._target(question, text, anchors, ranked)
+        # "Does X cost more than 400 euros?": a yes/no question about one named thing measures that thing
+        subject = named[0] if target is None and len(named) == 1 and POLAR.match(question) else None
+        if subject is not None and subject.classes:
+            target = subject.classes[0]
         if target is None:
             return []
         measures = [p for p in self.vocab.properties_of(target, "datatype") if _kind(p)]
@@ -134,14 +138,15 @@ class MeasureReadings:
         out = []
         for base in [None, *self._within(target, readings)]:
             constraints = [*(base.plan.constraints if base is not None else []), *filters]
-            plan = QueryPlan(target=self.vocab.by_iri[target].name, constraints=constraints)
+            plan = QueryPlan(target=self.vocab.by_iri[target].name, constraints=constraints,
+                             candidates=list(subject.iris) if subject is not None else [])
             if order is not None:
                 plan = plan.model_copy(update={"order": order})
             elif aggregate is not None:
                 plan = plan.model_copy(update={"aggregate": aggregate[0], "returns": [aggregate[1]]})
             elif counting:
                 plan = plan.model_copy(update={"count": True})
-            out.append(self._reading(plan, target, base, order, aggregate))
+            out.append(self._reading(plan, target, base, order, aggregate, (subject,) if subject else ()))
         return out
 
     # -- what the question says
@@ -189,8 +194,9 @@ class MeasureReadings:
         """The property a dimension, a unit or a year means, among the class's numeric and date
         properties: a unit decides where one property's name or comment says it; else the nearest name
         by meaning, if near enough."""
-        pool = [p for p in measures if (_kind(p) == "date") == year] if year else \
-            [p for p in measures if _kind(p) == "number" or dimension == AGE]
+        dates = [p for p in measures if _kind(p) == "date"]
+        # a year, or an age ("the newest", "the oldest"), is read off a date where the class has one
+        pool = dates if year or dimension == AGE and dates else [p for p in measures if _kind(p) == "number"]
         if unit:
             said = [p for p in pool if forms(unit)[0] in {f for w in re.findall(r"[\w-]+", p.text.lower())
                                                            for f in forms(w)[:1]}]
@@ -239,7 +245,7 @@ class MeasureReadings:
                 and r.plan.rank is None and r.anchors and min(map(strength, r.anchors)) >= FIRM]
 
     def _reading(self, plan: QueryPlan, target: str, base: QuestionReading | None, order: Order | None,
-                 aggregate: tuple[Aggregate, str] | None) -> QuestionReading:
+                 aggregate: tuple[Aggregate, str] | None, subject: tuple[Anchor, ...]) -> QuestionReading:
         words = self.names.class_words[target]
         if aggregate is not None:
             p = self.vocab.get(aggregate[1])
@@ -251,9 +257,9 @@ class MeasureReadings:
         else:
             lead = f"{'how many' if plan.count else 'which'} {words}"
         text = lead + ("" if base is None else " and " + base.spelled().rstrip("?")) + "?"
-        r = QuestionReading("members" if aggregate is None else "attribute", plan, text,
-                            base.anchors if base is not None else (), 1, target if aggregate is None else None,
-                            clause="{T}", asks=f"{lead}?")
+        held = base.anchors if base is not None else subject
+        r = QuestionReading("members" if aggregate is None else "attribute", plan, text, held or (), 1,
+                            target if aggregate is None else None, clause="{T}", asks=f"{lead}?")
         r.evidence["measure"] = 1.0
         return r
 

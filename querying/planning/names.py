@@ -124,6 +124,12 @@ class SchemaNames:
         self.class_names = {c.iri: class_names(vocab, c) for c in vocab.classes}
         # every class's and property's words: what a span naming the schema rather than a value says
         self.schema_words = sorted({*self.class_words.values(), *(property_words(p) for p in vocab.properties)})
+        self._schema_forms = {f for w in self.schema_words for f in forms(w)}
+
+    def schema_says(self, text: str) -> bool:
+        """Every word of `text` is a word of some class's or property's name ("percentage" where a
+        property is a pass percentage)."""
+        return bool(forms(text)) and set(forms(text)) <= self._schema_forms
 
     def names(self, cls: str, words: set[str]) -> bool:
         """The words hold one of the class's names whole ("subjects" names COURSE, also called subject)."""

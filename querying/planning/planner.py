@@ -12,6 +12,7 @@ from pyramid.vocab import Vocab
 from querying.planning.anchors import AnchorLinker
 from querying.planning.asked import AskedKeeper
 from querying.planning.choice import choose
+from querying.planning.cues import DERIVED, POLAR
 from querying.planning.enumerate import ReadingEnumerator
 from querying.planning.evidence import EvidenceRunner
 from querying.planning.measures import MeasureReadings
@@ -56,6 +57,10 @@ class ReadingPlanner:
         """`run` runs a plan (read-only); `uses` says which properties the named instances take part
         in, so readings through properties an anchor does not have are never made."""
         d = PlanDraft(question, None)
+        derived = DERIVED.search(question)
+        if derived and not self.names.schema_says(derived.group(0)):
+            d.reason = f"it asks for a value derived from others ({derived.group(0)!r}), which a plan cannot say"
+            return d
         anchors = self.anchors(question)
         d.decisions["anchors"] = "; ".join(f"{a.text!r} → {a.prop or ','.join(self.names.short(c) for c in a.classes)}"
                                            for a in anchors) or "none"
@@ -77,16 +82,28 @@ class ReadingPlanner:
         option_links = [self.index.link(o) for o in options] if options else []
         self.scorer.score(question, readings, option_links)
         if run is not None:
+            ran = list(readings)
             self.runner.check(question, readings, run, options, option_links)
             if not readings:
-                d.reason = "every reading that ran found nothing"
-                return d
+                return self._found_nothing(d, ran, anchors)
         readings.sort(key=lambda r: -r.score)
         d.readings = readings
         best = choose(d, question, readings, self.llm, self.margin)
         d.plan, d.rows, d.best, d.anchors = best.plan, best.rows, best, anchors
         self._among_options(d, best, options, option_links)
         d.decisions["reading"] = f"{best.spelled()} (score {best.score:.3f})"
+        return d
+
+    def _found_nothing(self, d: PlanDraft, ran: list[QuestionReading], anchors: list[Anchor]) -> PlanDraft:
+        """Every reading that ran found nothing: no answer, except to a yes/no question, whose answer
+        is then "no" under any of them (the best one is shown)."""
+        empty = [r for r in ran if r.rows == [] and r.kind == "members" and not r.plan.count]
+        if not POLAR.match(d.question) or not empty:
+            d.reason = "every reading that ran found nothing"
+            return d
+        best = max(empty, key=lambda r: r.score)
+        d.plan, d.rows, d.best, d.anchors, d.readings = best.plan, [], best, anchors, [best]
+        d.decisions["reading"] = f"{best.spelled()} (score {best.score:.3f}; every reading found nothing)"
         return d
 
     def _among_options(self, d: PlanDraft, best: QuestionReading, options: list[str] | None,

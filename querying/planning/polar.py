@@ -19,8 +19,8 @@ def polar(draft: PlanDraft, rows: list[dict[str, str]]) -> bool | None:
         return None
     used = {a.spans for a in best.anchors}
     others = [a for a in draft.anchors if a.spans not in used and not any(overlap(a, b) for b in best.anchors)]
-    if not others:
-        return None
+    if not others:  # "Is any supplier based in X?", "Does X cost more than 400 euros?": whether anything is found
+        return any(r.get("x") for r in rows)
     found = {r.get("x", "") for r in rows}
     values = {fold(v) for r in rows for k, v in r.items() if k not in ("x", "x_label")}
     held = {a.spans: False for a in others}  # a span read two ways (a course, a research interest): either
