@@ -74,6 +74,10 @@ DERIVED = re.compile(r"\b(difference|ratio|percentage|percent|proportion|fractio
                      r"|\bhow\s+much\s+(more|less|[^\W\d_]+er)\b", re.IGNORECASE)
 
 
+# a list of things asked at once ("the price, weight and release date of X")
+LISTED = re.compile(r"\w\s*,\s*\w|\w\s+and\s+\w", re.IGNORECASE)
+
+
 def comparison(cue: re.Match) -> tuple[str, float]:
     """A threshold's comparison and number: "more than 100" → (gt, 100), "at most 5" → (le, 5)."""
     words = " ".join(cue.group(1).lower().split())

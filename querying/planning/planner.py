@@ -4,15 +4,18 @@ draft with its plan and its trace. Each stage's work is in its own module (see t
 
 from __future__ import annotations
 
+import re
+
 from pyramid.embeddings import Embedder
 from pyramid.llm import LLM
 from pyramid.ontology.labels import LabelIndex, LabelLink
 from pyramid.ontology.values import ValueIndex
+from pyramid.reading.english import STOPWORDS
 from pyramid.vocab import Vocab
 from querying.planning.anchors import AnchorLinker
 from querying.planning.asked import AskedKeeper
 from querying.planning.choice import choose
-from querying.planning.cues import DERIVED, POLAR
+from querying.planning.cues import DERIVED, LISTED, POLAR
 from querying.planning.enumerate import ReadingEnumerator
 from querying.planning.evidence import EvidenceRunner
 from querying.planning.measures import MeasureReadings
@@ -22,7 +25,7 @@ from querying.planning.rankings import RankingReadings
 from querying.planning.records import Anchor, PlanDraft, QuestionReading, Run, Uses
 from querying.planning.scoring import ReadingScorer
 from querying.planning.vectors import QueryVectors
-from querying.planning.wording import masked
+from querying.planning.wording import forms, masked, words_outside
 
 MAX_OPTION_CANDIDATES = 200   # options of the answer class a plan names as its candidates, at most
 
@@ -72,6 +75,7 @@ class ReadingPlanner:
         if not anchors and not readings:
             d.reason = "nothing in the question links to the ontology"
             return d
+        enumerated = list(readings)
         kept = self.keeper.keep(d, question, anchors, readings)
         if kept is None:
             return d
@@ -90,9 +94,32 @@ class ReadingPlanner:
         d.readings = readings
         best = choose(d, question, readings, self.llm, self.margin)
         d.plan, d.rows, d.best, d.anchors = best.plan, best.rows, best, anchors
+        more = self._also_asked(question, best, enumerated, anchors)
+        if more:  # "the price, weight and release date of X": every attribute asked, in one plan
+            d.plan, d.rows = best.plan.model_copy(update={"returns": [*best.plan.returns, *more]}), None
         self._among_options(d, best, options, option_links)
         d.decisions["reading"] = f"{best.spelled()} (score {best.score:.3f})"
         return d
+
+    def _also_asked(self, question: str, best: QuestionReading, readings: list[QuestionReading],
+                    anchors: list[Anchor]) -> list[str]:
+        """The other attributes of the same things a question that lists several names by every content
+        word ("e-mail address and phone number"); none unless the best reading returns an attribute."""
+        if best.kind != "attribute" or best.plan.aggregate or len(best.plan.returns) != 1 or \
+                not LISTED.search(question):
+            return []
+        words = words_outside(question, [a for a in anchors if not a.is_value])
+        same = {r.plan.returns[0]: r.prop for r in readings
+                if r.kind == "attribute" and len(r.plan.returns) == 1 and r.plan.returns[0] not in best.plan.returns
+                and (r.plan.target, r.plan.candidates, r.plan.constraints) ==
+                (best.plan.target, best.plan.candidates, best.plan.constraints)}
+        content = {name: [forms(w)[0] for w in re.findall(r"\w+", prop) if forms(w) and forms(w)[0] not in STOPWORDS
+                          and w != "has"] for name, prop in same.items()}
+        heads = [c[-1] for c in content.values() if c]
+        # every content word said, or the name's head (English puts its kind last: "price" of "list
+        # price") where no other attribute of these things ends in it
+        return [name for name, c in content.items()
+                if c and (set(c) <= words or c[-1] in words and heads.count(c[-1]) == 1)]
 
     def _found_nothing(self, d: PlanDraft, ran: list[QuestionReading], anchors: list[Anchor]) -> PlanDraft:
         """Every reading that ran found nothing: no answer, except to a yes/no question, whose answer
