@@ -53,6 +53,8 @@ class Rank(BaseModel):
     order: Literal["most", "fewest"] = "most"
     having: tuple[Literal["gt", "ge", "lt", "le"], float] | None = Field(
         None, description="keep every instance whose count passes this test instead of the first ones")
+    every: bool = Field(False, description="keep every instance with its count (\"how many staff in each "
+                                           "department\"), not the first ones")
 
 
 class Order(BaseModel):

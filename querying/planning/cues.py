@@ -74,6 +74,8 @@ DERIVED = re.compile(r"\b(difference|ratio|percentage|percent|proportion|fractio
                      r"|\bhow\s+much\s+(more|less|[^\W\d_]+er)\b", re.IGNORECASE)
 
 
+# a count per group: "in each department", "per supplier", "for every ward"
+GROUPED = re.compile(r"\b(?:each|every|per)\s+(?P<group>[^\W\d_]+)", re.IGNORECASE)
 # a list of things asked at once ("the price, weight and release date of X")
 LISTED = re.compile(r"\w\s*,\s*\w|\w\s+and\s+\w", re.IGNORECASE)
 

@@ -259,7 +259,8 @@ class MeasureReadings:
         text = lead + ("" if base is None else " and " + base.spelled().rstrip("?")) + "?"
         held = base.anchors if base is not None else subject
         r = QuestionReading("members" if aggregate is None else "attribute", plan, text, held or (), 1,
-                            target if aggregate is None else None, clause="{T}", asks=f"{lead}?")
+                            target if aggregate is None else None, clause="{T}", asks=f"{lead}?",
+                            mids=(target,) if aggregate is not None else ())
         r.evidence["measure"] = 1.0
         return r
 

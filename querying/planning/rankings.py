@@ -10,7 +10,16 @@ from typing import Literal
 
 from pyramid.vocab import Term, Vocab
 from querying.planning.anchors import strength
-from querying.planning.cues import COMPARATIVE, FEWEST, SUPERLATIVE, THRESHOLD, comparison, counted_noun
+from querying.planning.cues import (
+    COMPARATIVE,
+    COUNTING,
+    FEWEST,
+    GROUPED,
+    SUPERLATIVE,
+    THRESHOLD,
+    comparison,
+    counted_noun,
+)
 from querying.planning.names import SchemaNames, property_words
 from querying.planning.paths import PathFinder, Paths, step_key
 from querying.planning.records import MAX_ANCHOR_IRIS, Anchor, QuestionReading
@@ -33,6 +42,7 @@ class RankCue:
     order: Literal["most", "fewest"]
     having: tuple[str, float] | None
     words: str                # what is counted, in the schema's words
+    group: str | None = None  # "how many staff in each department": the class of every group, all kept
 
 
 class RankingReadings:
@@ -48,16 +58,16 @@ class RankingReadings:
         that class that keeps the question's anchors ("which department of faculty X has the most
         staff?"). A threshold ("more than 100 subjects") keeps every instance past it; a comparative
         ("X or Y: which has more staff?") ranks the instances the question names."""
-        rc = self._cue(question, anchors)
+        rc = self._cue(question, anchors) or self._grouped(question, anchors)
         if rc is None:
             return []
         out = []
         for (target, key), (text, fit, mids) in self._paths(rc).items():
-            if target == rc.counted or fit < 1.0:
+            if target == rc.counted or fit < 1.0 or rc.group is not None and target != rc.group:
                 continue
             rank = Rank(path=[Step(property=p, inverse=inv) for p, inv in key],
                         counted=self.vocab.by_iri[rc.counted].name if rc.counted else None, order=rc.order,
-                        having=rc.having)
+                        having=rc.having, every=rc.group is not None)
             clause = text.replace("X", f"{rc.cue.group(0) if rc.having else rc.order} {rc.words}")
             lead = f"which {self.names.class_words[target]}"
             name = self.vocab.by_iri[target].name
@@ -100,6 +110,18 @@ class RankingReadings:
         having = comparison(cue) if threshold else None
         c_words = property_words(attribute) if attribute is not None else self.names.class_names[counted][0]
         return RankCue(cue, compared, counted, attribute, order, having, c_words)
+
+    def _grouped(self, question: str, anchors: list[Anchor]) -> RankCue | None:
+        """"How many employees work in each department?": a count per group, every group kept."""
+        text = masked(question, [a for a in anchors if not a.is_value])
+        group, counting = GROUPED.search(text), COUNTING.search(text)
+        if group is None or counting is None:
+            return None
+        grouped = self.names.class_named_by(group.group("group"))
+        counted = self.names.class_named_by(counted_noun(text, COUNTING))
+        if grouped is None or counted is None or grouped == counted:
+            return None
+        return RankCue(counting, False, counted, None, "most", None, self.names.class_names[counted][0], grouped)
 
     def _paths(self, rc: RankCue) -> Paths:
         """The paths from a ranked class to what is counted."""
