@@ -204,12 +204,13 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 
 
 def word_forms(word: str) -> set[str]:
-    """A word and its possible singulars: 'courses' → {courses, course, cours}; 'faculties' → faculty."""
+    """A word and its possible singulars: 'courses' → {courses, course}; 'boxes' → {boxes, boxe, box};
+    'faculties' → faculty."""
     out = {word}
     if word.endswith("ies") and len(word) > 4:
         out.add(word[:-3] + "y")
-    if word.endswith("es") and len(word) > 3:
-        out.add(word[:-2])
+    if word.endswith("es") and len(word) > 3 and word[:-2].endswith(("s", "x", "z", "ch", "sh", "o")):
+        out.add(word[:-2])  # English adds -es after a sibilant or an o ("boxes", "heroes"); "trees" is tree+s
     if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
         out.add(word[:-1])
     return out

@@ -240,7 +240,8 @@ class OntologyAnswerer:
             evidence = [SparqlEvidence(plan=_plan_dict(plan), query=query)]
             return finish(f"The ontology query failed: {failed}", False, evidence, None, failed)
         assert rows is not None
-        if plan is not None and plan.rank is not None and plan.rank.having is None and not plan.rank.every:  # the first place, ties included
+        if plan is not None and plan.rank is not None and plan.rank.having is None and not plan.rank.every:
+            # the first place, ties included
             rows = [r for r in rows if r.get("n") == rows[0].get("n")]
         if plan is not None and plan.order is not None:  # the first k by their value, ties included
             rows = first_ordered(rows, plan.order.k)

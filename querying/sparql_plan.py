@@ -253,8 +253,10 @@ def _aggregated(fn: str, lines: list[str], var: str) -> str:
     """One value over every answer's `var` (bound by the plan's OPTIONAL return); none when no answer has
     it (an average of nothing is not 0)."""
     value = f"{fn.upper()}(<{XSD_DOUBLE}>({var}))" if fn in ("avg", "sum") else f"{fn.upper()}({var})"
-    body = "\n  ".join(lines)
-    return f"SELECT ({value} AS ?value) WHERE {{\n  {body}\n}}\nHAVING (COUNT({var}) > 0)"
+    body = "\n    ".join(lines)
+    # each thing's value once, however many graphs state its type (a sum counts every row it sees)
+    return (f"SELECT ({value} AS ?value) WHERE {{\n  {{ SELECT DISTINCT ?x {var} WHERE {{\n    {body}\n  }} }}\n}}"
+            f"\nHAVING (COUNT({var}) > 0)")
 
 
 def first_ordered(rows: list[dict[str, str]], k: int) -> list[dict[str, str]]:

@@ -136,10 +136,19 @@ def markdown(domains: dict[str, dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def generate(seed: int = 11) -> tuple[str, str, list[dict[str, Any]]]:
+    """The catalogue domain: (schema Turtle, instance Turtle, questions)."""
+    import random
+
+    from benchmarks.analytics.catalogue import build, instances_ttl, schema_ttl
+    from benchmarks.analytics.catalogue_questions import questions
+
+    cat = build(seed)
+    return schema_ttl(), instances_ttl(cat), questions(cat, random.Random(seed))
+
+
 def catalogue_files(root: Path) -> tuple[Path, Path, list[dict[str, Any]]]:
     """The catalogue domain written under `root`: (schema, instances, questions)."""
-    from benchmarks.analytics.catalogue import generate
-
     schema_ttl, instances_ttl, questions = generate()
     root.mkdir(parents=True, exist_ok=True)
     (root / "schema.ttl").write_text(schema_ttl, encoding="utf-8")

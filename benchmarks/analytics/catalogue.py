@@ -3,8 +3,8 @@
 Products of several kinds (laptops, monitors, printers, headsets) with prices in euros, weights in
 kilograms, widths in centimetres, release dates and, for some, a warranty; products are built from
 parts, each part comes from a supplier in a city of a country; staff work in departments, report to
-other staff, and some departments have a head. `generate(seed)` returns the OWL schema, the instance
-graph and questions of many kinds (superlatives, top-k, filters, counts, aggregates, groups,
+other staff, and some departments have a head. `build(seed)` makes the instances, `schema_ttl` and `instances_ttl` write them, and
+`catalogue_questions` asks questions of many kinds (superlatives, top-k, filters, counts, aggregates, groups,
 negation, yes/no, several attributes, names as people write them, derived values), each with its gold
 rows computed from the generator's own records — never by the code under test.
 
@@ -197,11 +197,3 @@ def instances_ttl(cat: Catalogue) -> str:
 
 def _written(value: Any) -> str:
     return f"{value:.2f}" if isinstance(value, float) else str(value)
-
-
-def generate(seed: int = 11) -> tuple[str, str, list[dict[str, Any]]]:
-    """(schema Turtle, instance Turtle, questions)."""
-    from benchmarks.analytics.catalogue_questions import questions
-
-    cat = build(seed)
-    return schema_ttl(), instances_ttl(cat), questions(cat, random.Random(seed))

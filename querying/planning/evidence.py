@@ -49,7 +49,7 @@ class EvidenceRunner:
             r.score -= EMPTY
             return
         answers = _answers(rows) if r.kind == "members" else [v for row in rows for k, v in row.items()
-                                                               if k.startswith("r")]
+                                                               if k.startswith("r") or k == "value"]
         if not answers:
             r.evidence["empty"] = 1.0
             r.score -= EMPTY

@@ -133,7 +133,7 @@ class MeasureReadings:
         filters = [c for c in (self._constraint(cmp, measures) for cmp in compared) if c is not None]
         order = self._order(ranked, measures) if ranked else None
         aggregate = self._aggregate(total, measures) if total and order is None else None
-        if order is None and aggregate is None and not filters and (anchors or readings):
+        if order is None and aggregate is None and not filters and (anchors or readings or not counting):
             return []  # nothing measured; a class counted as a whole only when nothing else is named
         out = []
         for base in [None, *self._within(target, readings)]:
@@ -205,7 +205,7 @@ class MeasureReadings:
             pool = said or pool
         if not pool:
             return None
-        if len(pool) == 1 and (year or unit):
+        if len(pool) == 1 and (year or unit or dimension == AGE):  # a class's one date is its age
             return pool[0]
         if not dimension:
             return None
@@ -226,7 +226,7 @@ class MeasureReadings:
         return Order(property=p.name, descending=sign > 0, k=ranked.k)
 
     def _constraint(self, cmp: Compared, measures: list[Term]) -> Constraint | None:
-        if self.names.class_named_by(cmp.unit) is not None and not cmp.year:
+        if cmp.unit and not cmp.year and any(self.names.names(c, set(forms(cmp.unit))) for c in self.names.class_names):
             return None  # "more than 3 employees" counts things (see rankings)
         p = self._measure(cmp.dimension, measures, UNIT_SPELLINGS.get(cmp.unit, cmp.unit), cmp.year)
         return None if p is None else Constraint(path=[Step(property=p.name)], op=cmp.op, values=[cmp.number])
