@@ -79,13 +79,15 @@ class QueryPlan(BaseModel):
     exclude: list[str] = Field(default_factory=list, max_length=MAX_VALUES,
                                description="IRIs that are never an answer (what the question names, met again "
                                            "at the end of a path that leads back to it)")
+    absent: list[list[Step]] = Field(default_factory=list, max_length=3,
+                                     description="paths the answers must not have (\"no head\", \"without a price\")")
     order: Order | None = None
     aggregate: Aggregate | None = Field(None, description="one value of the first returned property over "
                                                           "every answer, instead of the answers")
 
     def properties(self) -> set[str]:
         """Every property the plan uses: along its constraints and its ranking, and what it returns."""
-        paths = [*(c.path for c in self.constraints), *([self.rank.path] if self.rank else [])]
+        paths = [*(c.path for c in self.constraints), *([self.rank.path] if self.rank else []), *self.absent]
         ordered = {self.order.property} if self.order else set()
         return {st.property for path in paths for st in path} | set(self.returns) | ordered
 
@@ -142,6 +144,15 @@ def check_plan(plan: QueryPlan, vocab: Vocab) -> list[str]:
             problems.append(unknown("class", plan.rank.counted, "class"))
         if plan.count:
             problems.append("a plan counts or ranks, not both")
+    for path in plan.absent:
+        for step in path:
+            p = vocab.get(step.property)
+            if p is None or p.kind == "class":
+                problems.append(unknown("property", step.property, ("object", "datatype")))
+            elif not path or p.kind == "datatype" and (step.inverse or step is not path[-1]):
+                problems.append(f"absent: datatype property {p.name!r} can only end its path, forwards")
+        if not path or len(path) > MAX_PATH:
+            problems.append(f"absent: a path of 1 to {MAX_PATH} steps, not {len(path)}")
     if plan.order is not None:
         p = vocab.get(plan.order.property)
         if p is None or p.kind != "datatype":
@@ -200,6 +211,14 @@ def compile_plan(plan: QueryPlan, vocab: Vocab, *, limit: int | None = None) -> 
             lines.append(f"{nxt} {p} {here} ." if step.inverse else f"{here} {p} {nxt} .")
             here = nxt
         lines.append(_condition(c, f"?c{i}", vocab))
+    for i, path in enumerate(plan.absent):
+        here, walk = "?x", []
+        for j, step in enumerate(path):
+            nxt = f"?a{i}_{j}"
+            p = _node(step.property, vocab)
+            walk.append(f"{nxt} {p} {here} ." if step.inverse else f"{here} {p} {nxt} .")
+            here = nxt
+        lines.append(f"FILTER NOT EXISTS {{ {' '.join(walk)} }}")
     if plan.exclude:
         lines.append(f"FILTER(?x NOT IN ({', '.join(f'<{v}>' for v in dict.fromkeys(plan.exclude))}))")
     returns = [f"?r{i}" for i in range(len(plan.returns))]

@@ -10,8 +10,9 @@ Scoring. A question's gold is a list of rows, each the values one answer row mus
 row matches a gold row when it holds all of that row's values (numbers compared to two decimals,
 strings case-folded); precision is the share of answer rows that match one, recall the share of gold
 rows matched. A yes/no question's answer is its verdict. A question with no gold (a derived value the
-plan language cannot say) is right when unanswered. "Wrong" is an answer that matches no gold row:
-counted apart from the unanswered, as a wrong answer is worse than none.
+plan language cannot say) is right when unanswered; one whose gold is empty, when nothing is found.
+"Wrong" is an answer that matches no gold row, counted apart from the unanswered: a wrong answer is
+worse than none.
 """
 
 from __future__ import annotations
@@ -58,6 +59,8 @@ def score(gold: list[list[str]] | None, rows: list[set[str]], answered: bool) ->
     nothing right (or answered where no answer is right)."""
     if gold is None:
         return {"p": float(not answered), "r": float(not answered), "f1": float(not answered), "wrong": answered}
+    if not gold:  # nothing is the answer: right when nothing is found, wrong when something is
+        return {"p": float(not rows), "r": float(not rows), "f1": float(not rows), "wrong": bool(rows)}
     if not answered:
         return {"p": 0.0, "r": 0.0, "f1": 0.0, "wrong": False}
     wanted = [{normal(v) for v in g} for g in gold]

@@ -62,6 +62,10 @@ LABEL_LIKE = re.compile(r"(^|[_\-])(label|name|title|code)$|^(label|name|title|c
 _WORD = re.compile(r"\w+(?:['’ʼ]\w+)*", re.UNICODE)
 _SPACE = re.compile(r"\s+")
 
+PART_NAME_PREPOSITIONS = frozenset({"from", "in", "at", "of", "on"})  # "Maria from Finance", "Tom in Sales"
+PART_SCORE = 0.9          # a link by a part of a name: below any whole-name tier
+MAX_PART_LINKS = 5        # more instances than this share the part: it names none of them
+
 Tier = Literal["exact", "folded", "bag", "code", "acronym", "fuzzy"]
 TIERS: tuple[Tier, ...] = ("exact", "folded", "bag", "code", "acronym", "fuzzy")
 Select = Callable[[str], Iterable[dict[str, str]]]
@@ -151,6 +155,8 @@ class LabelIndex:
         self._classes: dict[str, tuple[str, ...]] = {}
         self._names: dict[str, str] | None = None
         self._cjk: list[frozenset[str]] = []   # per entry: the CJK rendering of its name, if any
+        # a name of two words or more by its last word and by its first: "Dr Nowak", "Maria from Finance"
+        self._parts: dict[str, dict[str, list[int]]] = {"first": defaultdict(list), "last": defaultdict(list)}
         for i, e in enumerate(self.entries):
             self._add(i, e)
         self._bags = list(self._keys["bag"])
@@ -170,6 +176,9 @@ class LabelIndex:
         if self._cjk[i] and len(words) < len(full):  # "黃偉安" alone names "WONG Wai On 黃偉安" too
             self._keys["folded"][" ".join(w for w in full if w in self._cjk[i])].append(i)
         self._keys["bag"][bag_of(words)].append(i)
+        if len(words) >= 2:
+            self._parts["first"][words[0]].append(i)
+            self._parts["last"][words[-1]].append(i)
         for code in codes_in(e.surface):
             self._keys["code"][code].append(i)
 
@@ -329,6 +338,21 @@ class LabelIndex:
                         best[lk.iri] = lk
         return sorted(best.values(), key=lambda lk: -lk.score)[:limit]
 
+    def _part_links(self, tokens: Sequence[tuple[int, int, str]], a: int, span: str, titled: bool) -> list[LabelLink]:
+        """A lone word that is part of a longer name, as people write names: after a title, the last
+        word ("Dr Nowak"); a capitalised word inside the question before a preposition, the first
+        ("Maria from Finance"). Every instance so named (a part is not a whole name: tier fuzzy)."""
+        after = tokens[a + 1][2] if a + 1 < len(tokens) else ""
+        if titled:
+            part = "last"
+        elif a > 0 and span[:1].isupper() and after in PART_NAME_PREPOSITIONS:
+            part = "first"
+        else:
+            return []
+        ids = self._parts[part].get(fold_word(span), [])
+        return self._links(ids, "fuzzy", PART_SCORE) if 0 < len({self.entries[i].iri for i in ids}) <= MAX_PART_LINKS \
+            else []
+
     def mentions(self, question: str, *, fuzzy: bool = True) -> list[Mention]:
         """Non-overlapping spans of `question` that name indexed instances, longest spans first.
 
@@ -380,7 +404,7 @@ class LabelIndex:
                     links = self.link(span, fuzzy=False) if (codes_in(span) or span.isupper() or titled or script) \
                         else []
                     links = [lk for lk in links if lk.tier in ("code", "acronym", "exact") or
-                             (titled and lk.tier == "folded")]
+                             (titled and lk.tier == "folded")] or self._part_links(tokens, a, span, titled)
                 else:
                     full = " ".join(words).split()
                     flat = strip_title_words(full)

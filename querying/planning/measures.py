@@ -45,6 +45,7 @@ MEASURE_LIKENESS = 0.3    # a dimension's words and a property's name, at least,
 # the cues worth parsing a question for: a superlative, a comparison, a year, a total
 _MAYBE = re.compile(r"\w+est\b|\bmost\b|\bleast\b|\w+er\s+than\b|\d|\b(?:average|mean|total|sum)\b|"
                     r"\bhow\s+many\b|\bnumber\s+of\b", re.IGNORECASE)
+_SUPERLATIVE_WORD = re.compile(r"\w{2,}est\b|\bmost\b|\bleast\b", re.IGNORECASE)
 _NUMBER = r"(?P<pre>[€$£])?\s?(?P<num>\d[\d,]*(?:\.\d+)?)(?:\s?(?P<unit>[€$£%]|[^\W\d_]+))?"
 _CUES = one_of(w.replace(" ", r"\s+") for w in (*MORE_WORDS, *LESS_WORDS))
 _COMPARE = re.compile(rf"\b(?P<cue>{_CUES})\s+{_NUMBER}", re.IGNORECASE)
@@ -154,6 +155,8 @@ class MeasureReadings:
         """The question's superlative by the parser's tags: "the cheapest laptop", "the most expensive",
         "the highest price" (a noun after a ranking adjective names the property). "The most
         departments" ranks a count, not a value (see rankings): None."""
+        if not _SUPERLATIVE_WORD.search(text):
+            return None  # the parser loads only for a question that may hold a superlative
         doc = parser()(text)
         for i, t in enumerate(doc):
             if t.tag_ not in ("JJS", "RBS"):

@@ -4,6 +4,7 @@ draft with its plan and its trace. Each stage's work is in its own module (see t
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from pyramid.embeddings import Embedder
@@ -12,6 +13,7 @@ from pyramid.ontology.labels import LabelIndex, LabelLink
 from pyramid.ontology.values import ValueIndex
 from pyramid.reading.english import STOPWORDS
 from pyramid.vocab import Vocab
+from querying.planning.absence import AbsenceReadings
 from querying.planning.anchors import AnchorLinker
 from querying.planning.asked import AskedKeeper
 from querying.planning.choice import choose
@@ -50,6 +52,7 @@ class ReadingPlanner:
         self.runner = EvidenceRunner(vocab, index)
         self.keeper = AskedKeeper(vocab, self.names)
         self.measurer = MeasureReadings(vocab, self.names, vectors)
+        self.absences = AbsenceReadings(vocab, self.names)
 
     def anchors(self, question: str) -> list[Anchor]:
         """What the question names (stage 1)."""
@@ -70,8 +73,10 @@ class ReadingPlanner:
         named = frozenset(c for g in self.names.named_class_groups(masked(question, anchors)) for c in g)
         readings = self.enumerator.enumerate(anchors, uses, named)
         readings += self.ranker.rankings(question, anchors, readings)
-        # a question that ranks, compares or totals things by a value of theirs is read that way only
-        readings = self.measurer.readings(question, anchors, readings) or readings
+        # a question that asks for things lacking something, or that ranks, compares or totals things by a
+        # value of theirs, is read that way only
+        readings = self.absences.readings(question, anchors, readings) or \
+            self.measurer.readings(question, anchors, readings) or readings
         if not anchors and not readings:
             d.reason = "nothing in the question links to the ontology"
             return d
@@ -124,11 +129,14 @@ class ReadingPlanner:
     def _found_nothing(self, d: PlanDraft, ran: list[QuestionReading], anchors: list[Anchor]) -> PlanDraft:
         """Every reading that ran found nothing: no answer, except to a yes/no question, whose answer
         is then "no" under any of them (the best one is shown)."""
-        empty = [r for r in ran if r.rows == [] and r.kind == "members" and not r.plan.count]
+        # a count of nothing ran as a zero: what the schema allows and the data never holds for X
+        empty = [r for r in ran if r.kind == "members" and r.rows is not None and
+                 (not r.rows or r.plan.count and all(v in ("0", "0.0") for row in r.rows for v in row.values()))]
         if not POLAR.match(d.question) or not empty:
             d.reason = "every reading that ran found nothing"
             return d
         best = max(empty, key=lambda r: r.score)
+        best = dataclasses.replace(best, plan=best.plan.model_copy(update={"count": False}))
         d.plan, d.rows, d.best, d.anchors, d.readings = best.plan, [], best, anchors, [best]
         d.decisions["reading"] = f"{best.spelled()} (score {best.score:.3f}; every reading found nothing)"
         return d

@@ -1,0 +1,100 @@
+"""Stage 2, the absence readings: made only for a question that asks for things lacking something
+("Which departments have no head?", "Which staff report to nobody?", "products sold without a
+warranty", "parts used in no product"). English marks absence with a closed set of words (no, none,
+nobody, no one, nothing, without, never); which property is absent is not read from the wording: a
+reading per property the class takes part in (an attribute it may lack, a relation it may have
+none of, either way round), written in the schema's words, and the scorer picks the nearest."""
+
+from __future__ import annotations
+
+import re
+
+from pyramid.reading.english import AUXILIARIES, STOPWORDS
+from pyramid.vocab import Vocab
+from querying.planning.names import SchemaNames, property_words
+from querying.planning.paths import clause
+from querying.planning.records import Anchor, QuestionReading
+from querying.planning.wording import masked
+from querying.sparql_plan import QueryPlan, Step
+
+# "no head", "nobody", "no one", "nothing", "none", "without a warranty", "never": absence; not "no more
+# than", "not only", "no later than" (a comparison)
+ABSENT = re.compile(r"\b(?:nobody|no\s+one|nothing|none|without|never|no)\b(?!\s+(?:more|less|later|earlier|longer|"
+                    r"fewer|other|sooner)\b)", re.IGNORECASE)
+
+
+def _stem(word: str) -> str:
+    """A verb without its inflection, to tell one verb's forms ("reporting", "reports", "headed")."""
+    return re.sub(r"(?:ing|ed|es|s|e)$", "", word)
+
+
+class AbsenceReadings:
+    """The readings of a class's things that lack a property."""
+
+    def __init__(self, vocab: Vocab, names: SchemaNames) -> None:
+        self.vocab, self.names = vocab, names
+
+    def readings(self, question: str, anchors: list[Anchor], readings: list[QuestionReading]) -> list[QuestionReading]:
+        """Empty unless the question says something is absent and asks for things of a class; every
+        reading keeps what the question also names (the plain readings of that class with anchors)."""
+        named = [a for a in anchors if not a.is_value]
+        text = masked(question, named)
+        if not ABSENT.search(text):
+            return []
+        target = self.names.asked_class(question, anchors)
+        if target is None:
+            return []
+        words = self.names.class_words[target]
+        bases: list[QuestionReading | None] = [None, *(r for r in readings if r.kind == "members" and r.anchors
+                                                       and r.answer_class == target and not r.plan.count
+                                                       and r.plan.rank is None)]
+        out = []
+        for step, said, mids in self._lacks(target):
+            way = self._forward(text, step.property)
+            if way is not None and way == step.inverse:
+                continue  # the grammar says which end is missing (see _forward)
+            for base in bases:
+                plan = QueryPlan(target=self.vocab.by_iri[target].name, absent=[[step]],
+                                 constraints=base.plan.constraints if base is not None else [])
+                text_ = said.replace("{T}", f"which {words}") + \
+                    ("" if base is None else " and " + base.spelled().rstrip("?")) + "?"
+                r = QuestionReading("members", plan, text_, base.anchors if base is not None else (), 1, target,
+                                    clause=said, asks=f"which {words}?", mids=mids)
+                r.evidence["absent"] = 1.0
+                out.append(r)
+        return out
+
+    def _forward(self, text: str, prop: str) -> bool | None:
+        """Which end of a relation the question says is missing, by English word order: the absence
+        after the relation's verb is its object ("staff who report to *nobody*": forward), before it
+        its subject ("staff *nobody* reports to": backwards); a passive name ("is headed by") the
+        other way round. None when the question does not use the relation's verb."""
+        p = self.vocab.get(prop)
+        neg = ABSENT.search(text)
+        if p is None or p.kind != "object" or neg is None:
+            return None
+        own = [w for w in re.findall(r"[^\W\d_]+", p.words.lower()) if w not in STOPWORDS | AUXILIARIES]
+        if not own:
+            return None
+        for m in re.finditer(r"[^\W\d_]+", text):
+            if _stem(m.group().lower()) == _stem(own[0]):
+                return (neg.start() > m.start()) != p.words.endswith(" by")
+        return None
+
+    def _lacks(self, target: str) -> list[tuple[Step, str, tuple[str, ...]]]:
+        """Every property a thing of `target` may lack, with the lack in words: "{T} has no phone
+        number", "{T} is headed by no employee", "no employee reports to {T}"."""
+        out = []
+        for p in self.vocab.properties:
+            if p.kind == "datatype" and self.vocab.fits(target, p.domains) and p.domains:
+                out.append((Step(property=p.name), f"{{T}} has no {property_words(p)}", ()))
+            elif p.kind == "object":
+                if p.domains and self.vocab.fits(target, p.domains):
+                    far = self.names.class_words.get(p.ranges[0], "thing") if p.ranges else "thing"
+                    step = Step(property=p.name)
+                    out.append((step, clause("{T}", step, p, f"no {far}"), tuple(p.ranges[:1])))
+                if p.ranges and self.vocab.fits(target, p.ranges):
+                    far = self.names.class_words.get(p.domains[0], "thing") if p.domains else "thing"
+                    step = Step(property=p.name, inverse=True)
+                    out.append((step, clause("{T}", step, p, f"no {far}"), tuple(p.domains[:1])))
+        return out
