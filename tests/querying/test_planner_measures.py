@@ -1,7 +1,8 @@
 """Analytical questions through the ontology layer, on a plant nursery of our own (trees and shrubs with
-heights in metres, prices in pounds and planting dates; nurseries in towns; gardeners who report to
+heights in metres, prices in pounds and planting dates; nurseries in towns; gardeners who learn from
 gardeners): superlatives and top-k with ties, comparisons with units, years against dates, totals,
-counts of a class, counts per group, yes/no, several attributes, and derived values passed down.
+counts of a class, counts per group, yes/no, several attributes, absence, names by a part, and derived
+values passed down.
 Gold comes from the Turtle below, read by eye, never from the planner. The scripted model has no rules:
 every test proves its path makes no model call."""
 
@@ -51,7 +52,12 @@ NURSERY = """@prefix : <http://example.org/nursery/> .
 :quinn a :Gardener ; rdfs:label "Quinn Ashdown" ; :tends :fernhill ; :phone "0161 555 0101" ;
     :mail "quinn@fernhill.example" .
 :rhea a :Gardener ; rdfs:label "Rhea Moult" ; :tends :fernhill ; :mail "rhea@fernhill.example" .
-:sol a :Gardener ; rdfs:label "Sol Brandt" ; :tends :marsh .
+:sol a :Gardener ; rdfs:label "Sol Brandt" ; :tends :marsh ; :mentor :quinn .
+:rhea :mentor :quinn .
+:mentor a owl:ObjectProperty ; rdfs:domain :Gardener ; rdfs:range :Gardener ; rdfs:label "learns from" .
+:Greenhouse a owl:Class ; rdfs:label "greenhouse" .
+:glass a :Greenhouse ; rdfs:label "East Glasshouse" .
+:heated a owl:DatatypeProperty ; rdfs:domain :Greenhouse ; rdfs:range xsd:boolean ; rdfs:label "heating" .
 """
 
 
@@ -174,3 +180,30 @@ def test_plan_check_refuses_an_order_with_a_count(tmp_path, embedder):
 def test_base_adjective_undoes_english_comparison():
     assert [base_adjective(w) for w in ("cheapest", "heavier", "biggest", "widest", "tallest", "oldest")] == \
         ["cheap", "heavy", "big", "wide", "tall", "old"]
+
+
+def test_absence_reads_which_end_is_missing_from_word_order(nursery):
+    """"learns from nobody" lacks the object, "nobody learns from them" the subject; an attribute lacked
+    ("no phone number") is an absent value. Nothing found where nothing lacks it: no answer."""
+    ans = ask(nursery, "Which gardeners learn from nobody?")
+    assert ans.layer == "ontology" and "Quinn Ashdown" in ans.text, ans.text
+    assert "Rhea" not in ans.text and "Sol" not in ans.text, ans.text
+    ans = ask(nursery, "Which gardeners have nobody learning from them?")
+    assert "Rhea Moult" in ans.text and "Sol Brandt" in ans.text and "Quinn" not in ans.text, ans.text
+    ans = ask(nursery, "Which gardeners have no phone number?")
+    assert "Rhea Moult" in ans.text and "Sol Brandt" in ans.text and "Quinn" not in ans.text, ans.text
+    assert ask(nursery, "Which trees are grown at no nursery?").layer == "none"
+
+
+def test_a_person_named_by_title_and_surname_or_first_name_and_unit(nursery):
+    ans = ask(nursery, "What is the mail address of Dr Moult?")
+    assert ans.layer == "ontology" and "rhea@fernhill.example" in ans.text, ans.text
+    ans = ask(nursery, "What is the phone number of Quinn from Fernhill Nursery?")
+    assert "0161 555 0101" in ans.text, ans.text
+
+
+def test_yes_no_is_no_when_nothing_is_found_under_any_reading(nursery):
+    ans = ask(nursery, "Is any nursery in Wold Cross?")
+    assert ans.text.startswith("Yes"), ans.text
+    ans = ask(nursery, "Is any gardener based at East Glasshouse?")
+    assert ans.layer == "none" or ans.text.startswith("No"), ans.text

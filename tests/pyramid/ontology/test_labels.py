@@ -108,6 +108,20 @@ def test_a_lone_surname_is_a_name_after_a_title():
     assert people.mentions("Which unit is Okonkwo attached to?") == []  # a lone capitalised word is not
 
 
+def test_a_part_of_a_longer_name_names_it_as_people_write_names():
+    """After a title, a surname names whoever's label ends in it ("Dr Okafor"); a first name before a
+    preposition inside the question names whoever's label starts with it ("Ines from Legal"). A part
+    shared by more than a few names, or a capitalised word elsewhere, names nobody."""
+    people = LabelIndex.from_rows([(EX + "p1", "Ines Okafor"), (EX + "p2", "Bram Teller"), (EX + "p3", "Ines Vale")],
+                                  [(EX + p, EX + "STAFF") for p in ("p1", "p2", "p3")])
+    found = people.mentions("What is the phone of Dr Okafor?")
+    assert [(m.text, iris(m.links)) for m in found] == [("Okafor", {"p1"})]
+    assert found[0].links[0].tier == "fuzzy"  # a part is never as sure as a whole name
+    assert [iris(m.links) for m in people.mentions("Where does Ines from Legal sit?")] == [{"p1", "p3"}]
+    assert people.mentions("Where does Teller work?") == []  # no title, no preposition after it
+    assert people.mentions("Ines is here.") == []  # the question's first word is no name by itself
+
+
 def test_a_lone_word_in_cjk_letters_is_a_name():
     """A name written in its own script is one \\w+ run and no English word: it is looked up whole,
     where a lone lower-case English word never is."""
