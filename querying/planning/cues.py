@@ -8,7 +8,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pyramid.reading.english import AFTER_A_NOUN, AUXILIARIES, BEFORE_COUNTED_NOUN, PLACE_PREPOSITIONS, STOPWORDS
+from pyramid.reading.english import (
+    AFTER_A_NOUN,
+    AUXILIARIES,
+    BEFORE_COUNTED_NOUN,
+    CARDINALS,
+    PLACE_PREPOSITIONS,
+    STOPWORDS,
+)
 from querying.planning.records import PLACEHOLDERS, Anchor
 from querying.planning.wording import forms, masked
 
@@ -36,7 +43,8 @@ FEWEST = re.compile(r"fewest|least|fewer|less|(?:smallest|lowest)\s+number\s+of"
 AUXILIARY = one_of(AUXILIARIES)
 POLAR = re.compile(rf"\s*{AUXILIARY}\b", re.IGNORECASE)
 COMPARATIVE = re.compile(r"\b(more|fewer|less)\b", re.IGNORECASE)
-THRESHOLD = re.compile(r"\b(more\s+than|fewer\s+than|less\s+than|at\s+least|at\s+most|over|under)\s+(\d+)\b",
+THRESHOLD = re.compile(r"\b(more\s+than|fewer\s+than|less\s+than|at\s+least|at\s+most|over|under)\s+"
+                       rf"(\d+|{one_of(CARDINALS)})\b",
                        re.IGNORECASE)
 # a threshold's words → its comparison; the rest ("fewer than", "less than", "under") are "lt"
 THRESHOLD_OPS = {"more than": "gt", "over": "gt", "at least": "ge", "at most": "le"}
@@ -83,7 +91,8 @@ LISTED = re.compile(r"\w\s*,\s*\w|\w\s+and\s+\w", re.IGNORECASE)
 def comparison(cue: re.Match) -> tuple[str, float]:
     """A threshold's comparison and number: "more than 100" → (gt, 100), "at most 5" → (le, 5)."""
     words = " ".join(cue.group(1).lower().split())
-    return THRESHOLD_OPS.get(words, "lt"), float(cue.group(2))
+    number = cue.group(2).lower()
+    return THRESHOLD_OPS.get(words, "lt"), float(CARDINALS.get(number, number))
 
 
 def counted_noun(question: str, cue: re.Pattern = QUANTITY) -> str:

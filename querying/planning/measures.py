@@ -30,7 +30,7 @@ from pyramid.reading.english import (
 )
 from pyramid.vocab import Term, Vocab
 from querying.planning.anchors import strength
-from querying.planning.cues import COUNTING, POLAR, one_of
+from querying.planning.cues import COUNTING, POLAR, counted_noun, one_of
 from querying.planning.names import SchemaNames, property_words
 from querying.planning.records import Anchor, QuestionReading
 from querying.planning.vectors import QueryVectors
@@ -50,6 +50,10 @@ _NUMBER = r"(?P<pre>[€$£])?\s?(?P<num>\d[\d,]*(?:\.\d+)?)(?:\s?(?P<unit>[€$
 _CUES = one_of(w.replace(" ", r"\s+") for w in (*MORE_WORDS, *LESS_WORDS))
 _COMPARE = re.compile(rf"\b(?P<cue>{_CUES})\s+{_NUMBER}", re.IGNORECASE)
 _COMPARATIVE = re.compile(rf"\b(?P<adj>[^\W\d_]+(?:er|ier))\s+than\s+{_NUMBER}", re.IGNORECASE)
+_AMOUNT = re.compile(rf"(?<![\w.]){_NUMBER}", re.IGNORECASE)
+# the units a number may be written in: every unit name, and the spans of time people count in
+UNIT_NAMES = frozenset({*(forms(u)[0] for u in UNIT_WORDS.values()), *UNIT_WORDS,
+                        "day", "week", "month", "year", "hour", "minute", "second", "percent"})
 _YEAR = re.compile(rf"\b(?P<cue>{one_of(YEAR_WORDS)})\s+(?P<year>1\d{{3}}|2\d{{3}})\b(?!\s*[^\W\d_])", re.IGNORECASE)
 _AGGREGATE = re.compile(r"\b(?P<fn>average|mean|total|sum|combined)\b(?:\s+of)?\s+(?:the\s+|all\s+)?"
                         r"(?P<words>[^\W\d_]+(?:\s+[^\W\d_]+)?)", re.IGNORECASE)
@@ -134,8 +138,9 @@ class MeasureReadings:
         filters = [c for c in (self._constraint(cmp, measures) for cmp in compared) if c is not None]
         order = self._order(ranked, measures) if ranked else None
         aggregate = self._aggregate(total, measures) if total and order is None else None
-        if order is None and aggregate is None and not filters and (anchors or readings or not counting):
-            return []  # nothing measured; a class counted as a whole only when nothing else is named
+        if order is None and aggregate is None and not filters and (
+                anchors or readings or not counting or self.names.class_named_by(counted_noun(text, COUNTING)) != target):
+            return []  # nothing measured; a class counted as a whole only when nothing else is named, by its name
         out = []
         for base in [None, *self._within(target, readings)]:
             constraints = [*(base.plan.constraints if base is not None else []), *filters]
@@ -282,6 +287,13 @@ def _compared(text: str) -> list[Compared]:
         if base in GRADABLE:
             dimension, sign = GRADABLE[base]
             out.append(Compared("gt" if sign > 0 else "lt", m.group("num").replace(",", ""), _unit(m), dimension))
+    taken = [m.span() for m in (*_COMPARE.finditer(text), *_COMPARATIVE.finditer(text))]
+    for m in _AMOUNT.finditer(text):
+        # "a warranty of 36 months", "weighing 2 kg": a number in a unit, compared with nothing, is that value
+        if not any(a <= m.start() < b for a, b in taken) and m.group("unit") and forms(m.group("unit"))[:1] and \
+                forms(m.group("unit"))[0] in UNIT_NAMES:
+            before = re.findall(r"[^\W\d_]+", text[:m.start()])[-2:]
+            out.append(Compared("eq", m.group("num").replace(",", ""), _unit(m), " ".join(before)))
     for m in _YEAR.finditer(text):
         before = re.findall(r"[^\W\d_]+", text[:m.start()])[-1:]
         out.append(Compared(YEAR_WORDS[m.group("cue").lower()], m.group("year"), "", " ".join(before), year=True))
