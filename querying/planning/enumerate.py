@@ -45,9 +45,12 @@ class ReadingEnumerator:
         self.value_classes = value_classes
 
     def enumerate(self, anchors: list[Anchor], uses: Uses | None = None,
-                  named: frozenset[str] = frozenset()) -> list[QuestionReading]:
+                  named: frozenset[str] = frozenset(), either: frozenset[tuple[int, int]] = frozenset()
+                  ) -> list[QuestionReading]:
         """Every anchor's readings, in the anchors' order, then those that keep two anchors. `named`:
-        the classes the question names, whose things' attributes one step from an anchor are read too."""
+        the classes the question names, whose things' attributes one step from an anchor are read too;
+        `either`: the pairs of anchors joined by "or" ("in Belgium or the Netherlands"), read as one
+        choice along one path, not as two conditions."""
         singles: list[list[QuestionReading]] = [self._readings_of(a, uses, named) for a in anchors]
         out = [r for rs in singles for r in rs]
         # two anchors: the readings of one class that keep both (one path each)
@@ -57,7 +60,12 @@ class ReadingEnumerator:
                     continue
                 for r1 in singles[i]:
                     for r2 in singles[j]:
-                        if r1.kind == r2.kind == "members" and r1.steps == r2.steps == 1 and \
+                        if (i, j) in either:
+                            if r1.kind == r2.kind == "members" and r1.plan.target == r2.plan.target and \
+                                    r1.plan.count == r2.plan.count and \
+                                    [c.path for c in r1.plan.constraints] == [c.path for c in r2.plan.constraints]:
+                                out.append(self._either(r1, r2))
+                        elif r1.kind == r2.kind == "members" and r1.steps == r2.steps == 1 and \
                                 r1.plan.target == r2.plan.target and r1.plan.count == r2.plan.count:
                             out.append(self._both(r1, r2))
         return out
@@ -164,3 +172,17 @@ class ReadingEnumerator:
         plan = r1.plan.model_copy(update={"constraints": [*r1.plan.constraints, *r2.plan.constraints]})
         return QuestionReading("members", plan, text, (*r1.anchors, *r2.anchors), max(r1.steps, r2.steps),
                                r1.answer_class, clause=r1.clause, asks=r1.asks)
+
+    def _either(self, r1: QuestionReading, r2: QuestionReading) -> QuestionReading:
+        """One path, either anchor at its end: "which supplier is based in X or Y?"."""
+        lead = "how many" if r1.plan.count else "which"
+        text = r1.clause.replace("{T}", f"{lead} {self.names.class_words[r1.answer_class or '']}").replace(
+            "X", "X or Y") + "?"
+        constraints = [c.model_copy(update={"values": list(dict.fromkeys([*c.values, *d.values]))})
+                       for c, d in zip(r1.plan.constraints, r2.plan.constraints)]
+        plan = r1.plan.model_copy(update={"constraints": constraints,
+                                          "exclude": list(dict.fromkeys([*r1.plan.exclude, *r2.plan.exclude]))})
+        r = QuestionReading("members", plan, text, (*r1.anchors, *r2.anchors), r1.steps, r1.answer_class,
+                            clause=r1.clause, asks=r1.asks, mids=r1.mids)
+        r.evidence["fit"] = min(r1.evidence.get("fit", 1.0), r2.evidence.get("fit", 1.0))
+        return r

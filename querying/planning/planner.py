@@ -11,7 +11,7 @@ from pyramid.embeddings import Embedder
 from pyramid.llm import LLM
 from pyramid.ontology.labels import LabelIndex, LabelLink
 from pyramid.ontology.values import ValueIndex
-from pyramid.reading.english import STOPWORDS
+from pyramid.reading.english import DETERMINERS, STOPWORDS
 from pyramid.vocab import Vocab
 from querying.planning.absence import AbsenceReadings
 from querying.planning.anchors import AnchorLinker
@@ -71,7 +71,7 @@ class ReadingPlanner:
         d.decisions["anchors"] = "; ".join(f"{a.text!r} → {a.prop or ','.join(self.names.short(c) for c in a.classes)}"
                                            for a in anchors) or "none"
         named = frozenset(c for g in self.names.named_class_groups(masked(question, anchors)) for c in g)
-        readings = self.enumerator.enumerate(anchors, uses, named)
+        readings = self.enumerator.enumerate(anchors, uses, named, _either(question, anchors))
         readings += self.ranker.rankings(question, anchors, readings)
         # a question that asks for things lacking something, or that ranks, compares or totals things by a
         # value of theirs, is read that way only
@@ -151,3 +151,14 @@ class ReadingPlanner:
             if chosen:
                 d.plan = best.plan.model_copy(update={"candidates": list(dict.fromkeys(chosen))[:MAX_OPTION_CANDIDATES]})
                 d.rows = None
+
+
+def _either(question: str, anchors: list[Anchor]) -> frozenset[tuple[int, int]]:
+    """The pairs of anchors (their indexes) with only "or" between them: one choice, either of them."""
+    out = set()
+    for i in range(len(anchors) - 1):
+        a, b = anchors[i], anchors[i + 1]
+        gap = question[a.spans[-1][1]:b.spans[0][0]].strip(" ,").lower().split()
+        if gap[:1] == ["or"] and len(gap) <= 2 and (len(gap) == 1 or gap[1] in DETERMINERS):
+            out.add((i, i + 1))
+    return frozenset(out)
