@@ -284,6 +284,8 @@ class ServeSettings(BaseModel):
     request_timeout_s: float = Field(300.0, gt=0, description="`polyrag serve`: a request not answered within this "
                                      "is answered 504 (the work it started is not interrupted)")
     max_rows: int = Field(10_000, ge=1, description="`polyrag serve`: row cap of a /sparql query")
+    dataset: str = Field("", description="`polyrag serve`: the dataset IRI /text2sparql answers for (TEXT2SPARQL "
+                         "API); empty: the schema's namespace")
 
 
 class Settings(BaseSettings):

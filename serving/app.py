@@ -3,6 +3,8 @@
     POST /ask          {question, options?, layer?, layers?, sparql?, k?} → the Answer JSON
     GET  /search       ?q=&k=&lam=   the text layer's hybrid search
     GET  /kg/search    ?q=&k=        the KG's triple search
+    GET  /text2sparql  ?question=&dataset=  the TEXT2SPARQL API: {dataset, question, query} (404 for
+                       another dataset than serve.dataset, by default the schema's namespace)
     GET  /stats, /health
     GET|POST /sparql   SPARQL 1.1 Protocol: ?query= (GET), form `query=` or application/sparql-query
                        (POST); results by content negotiation (W3C JSON, XML, CSV, TSV; Turtle,
@@ -141,6 +143,18 @@ def create_app(workspace: Path, *, token: str | None = None) -> FastAPI:
             hits = server.session.kg.search(q, k=k)
         return [{"subject": h.triple.subject.name, "relation": h.triple.relation, "object": h.triple.object.name,
                  "score": round(h.score, 6), "doc_id": h.triple.doc_id, "chunk_id": h.triple.chunk_id} for h in hits]
+
+    @app.get("/text2sparql")
+    def text2sparql(question: str = Query(min_length=1, max_length=4000),
+                    dataset: str = Query(min_length=1, max_length=2000)) -> dict[str, Any]:
+        from querying.text2sparql import dataset_of, text_to_sparql
+
+        with server.lock:
+            server.refresh()
+            ours = dataset_of(server.session)
+            if dataset != ours:
+                raise HTTPException(404, f"unknown dataset {dataset!r}; this server answers for {ours!r}")
+            return text_to_sparql(server.session, question, dataset).model_dump()
 
     async def sparql(request: Request) -> Response:
         from starlette.concurrency import run_in_threadpool

@@ -77,6 +77,33 @@ def test_ask_answers_from_the_ontology_without_a_model(served):
     assert "River Wenn" in answer["text"] and answer["usage"]["calls"] == 0
 
 
+def test_text2sparql_gives_the_query_the_layer_would_run(served):
+    """The TEXT2SPARQL API over HTTP: the dataset is the schema's namespace; the query, run through
+    /sparql, gives the answer; a yes/no question gets an ASK; another dataset is a 404 with an error;
+    a question with no plan still gets a query that runs (and says why it selects nothing)."""
+    base, _ = served
+    dataset = "http://example.org/"
+
+    def t2s(question: str, ds: str = dataset):
+        q = urllib.parse.urlencode({"question": question, "dataset": ds})
+        status, ctype, body = call(f"{base}/text2sparql?{q}")
+        return status, json.loads(body)
+
+    status, got = t2s("Which river does the Millbrook Bridge cross?")
+    assert status == 200 and got["dataset"] == dataset and got["answered"], got
+    assert got["question"] == "Which river does the Millbrook Bridge cross?"
+    status, _, body = call(base + "/sparql?" + urllib.parse.urlencode({"query": got["query"]}),
+                           headers={"Accept": "application/sparql-results+json"})
+    bindings = json.loads(body)["results"]["bindings"]
+    assert status == 200 and {b["x"]["value"] for b in bindings} == {"http://example.org/wenn"}
+    status, got = t2s("Does any bridge cross the River Wenn?")
+    assert status == 200 and got["query"].startswith("ASK"), got
+    status, got = t2s("What is the price difference between the two bridges?")
+    assert status == 200 and not got["answered"] and "FILTER(false)" in got["query"] and got["reason"], got
+    status, got = t2s("Which river does the Millbrook Bridge cross?", ds="https://example.com/other/")
+    assert status == 404 and "unknown dataset" in got["error"], got
+
+
 def test_search_returns_ranked_chunks(served):
     base, _ = served
     status, _, body = call(base + "/search?q=how+much+is+the+toll+by+car&k=2")
