@@ -82,6 +82,7 @@ def create_app(workspace: Path, *, token: str | None = None) -> FastAPI:
     """The application for one workspace; `token` overrides POLYRAG_TOKEN and serve.token (serving.auth)."""
     from serving.auth import require_token, server_token
     from serving.limits import Limits
+    from serving.review import add_review
 
     server = Server(workspace)
     cfg = server.ws.settings.serve
@@ -101,8 +102,6 @@ def create_app(workspace: Path, *, token: str | None = None) -> FastAPI:
         return JSONResponse({"error": str(err.detail)}, status_code=err.status_code, headers=err.headers)
 
     app.state.require_token = require_token
-    from serving.review import add_review
-
     add_review(app, server, require_token)  # the curator's page and its API (actions need the token)
 
     @app.get("/health")
@@ -144,17 +143,7 @@ def create_app(workspace: Path, *, token: str | None = None) -> FastAPI:
         return [{"subject": h.triple.subject.name, "relation": h.triple.relation, "object": h.triple.object.name,
                  "score": round(h.score, 6), "doc_id": h.triple.doc_id, "chunk_id": h.triple.chunk_id} for h in hits]
 
-    @app.get("/text2sparql")
-    def text2sparql(question: str = Query(min_length=1, max_length=4000),
-                    dataset: str = Query(min_length=1, max_length=2000)) -> dict[str, Any]:
-        from querying.text2sparql import dataset_of, text_to_sparql
-
-        with server.lock:
-            server.refresh()
-            ours = dataset_of(server.session)
-            if dataset != ours:
-                raise HTTPException(404, f"unknown dataset {dataset!r}; this server answers for {ours!r}")
-            return text_to_sparql(server.session, question, dataset).model_dump()
+    _add_text2sparql(app, server)
 
     async def sparql(request: Request) -> Response:
         from starlette.concurrency import run_in_threadpool
@@ -169,6 +158,22 @@ def create_app(workspace: Path, *, token: str | None = None) -> FastAPI:
                       summary="SPARQL 1.1 Protocol query (form field or application/sparql-query)")
 
     return app
+
+
+def _add_text2sparql(app: FastAPI, server: Server) -> None:
+    """GET /text2sparql: the TEXT2SPARQL API (querying.text2sparql)."""
+
+    @app.get("/text2sparql")
+    def text2sparql(question: str = Query(min_length=1, max_length=4000),
+                    dataset: str = Query(min_length=1, max_length=2000)) -> dict[str, Any]:
+        from querying.text2sparql import dataset_of, text_to_sparql
+
+        with server.lock:
+            server.refresh()
+            ours = dataset_of(server.session)
+            if dataset != ours:
+                raise HTTPException(404, f"unknown dataset {dataset!r}; this server answers for {ours!r}")
+            return text_to_sparql(server.session, question, dataset).model_dump()
 
 
 async def _protocol_query(request: Request) -> str:
