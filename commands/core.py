@@ -165,7 +165,8 @@ def ask(ctx: typer.Context, workspace: WorkspaceArg, question: Annotated[str, ty
             "--options", help="MCQ/MAQ options: `--options A B C`, the flag repeated, or one JSON array; "
                               "the answer selects the options the evidence supports")] = None,
         mindful: Annotated[bool, typer.Option("--mindful", help="KG layer: Mindful-RAG mode")] = False,
-        sparql_mode: Annotated[str, typer.Option("--sparql", help="ontology layer: plan (default) or raw")] = "plan",
+        sparql_mode: Annotated[str | None, typer.Option("--sparql", help="ontology layer: plan, raw or auto; "
+                                                        "default query.sparql")] = None,
         k: Annotated[int | None, typer.Option("-k", min=1, help="chunks/triples given to the LLM")] = None,
         explain: Annotated[bool, typer.Option("--explain", help="print the trace of every step")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="print the Answer as JSON")] = False) -> None:
@@ -190,8 +191,8 @@ def ask(ctx: typer.Context, workspace: WorkspaceArg, question: Annotated[str, ty
     parsed_options = check_options(parse_options(options))
     if pipeline is not None and pipeline not in PIPELINE_LAMBDA:
         raise InputError(f"unknown pipeline '{pipeline}'", hint=Hint(param="pipeline", values=", ".join(PIPELINE_LAMBDA)))
-    if sparql_mode not in ("plan", "raw"):
-        raise InputError(f"unknown SPARQL mode '{sparql_mode}'", hint=Hint(param="sparql", values="plan or raw"))
+    if sparql_mode not in (None, "plan", "raw", "auto"):
+        raise InputError(f"unknown SPARQL mode '{sparql_mode}'", hint=Hint(param="sparql", values="plan, raw or auto"))
     session = open_session(workspace)
     answer = route(session, question, layer=layer, pipeline=pipeline, layers=chosen,  # type: ignore[arg-type]
                    options=parsed_options, mindful=mindful, sparql_mode=sparql_mode, k=k)

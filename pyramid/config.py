@@ -244,6 +244,11 @@ class QuerySettings(BaseModel):
     layers: list[Literal["ontology", "kg", "text"]] = Field(
         ["ontology", "kg", "text"], description="layers the waterfall may use, top-down")
     concurrency: int = Field(2, ge=1, description="parallel LLM calls in the K²RAG text path")
+    sparql: Literal["plan", "raw", "auto"] = Field(
+        "plan", description="how the ontology layer writes SPARQL: plan (built by method from the schema; the "
+        "model only breaks close calls), raw (the model writes it from the schema; checked, run, repaired once), "
+        "or auto = raw for any model but the tiny default, falling back to plan when the model's query fails "
+        "or finds nothing; `--sparql` wins")
     summariser: Literal["auto", "llm", "extractive"] = Field(
         "auto", description="summaries (build time and K²RAG): llm, extractive (no model), or auto = "
         "extractive when the LLM is the tiny default model, else the LLM")

@@ -37,7 +37,7 @@ class Answerer(Protocol):
 class AskOptions:
     """How each answerer runs: SPARQL by plan or raw, Mindful-RAG at the KG layer, k triples."""
 
-    sparql_mode: str = "plan"
+    sparql_mode: str | None = None      # None: query.sparql
     mindful: bool = False
     k: int | None = None
 
@@ -64,7 +64,7 @@ class KGAnswerer:
 
 def _ontology(session: Session, opts: AskOptions) -> Answerer:
     from querying.ontology_qa import OntologyAnswerer
-    return OntologyAnswerer.from_session(session, mode=opts.sparql_mode)  # type: ignore[arg-type]
+    return OntologyAnswerer.from_session(session, mode=opts.sparql_mode or session.settings.query.sparql)  # type: ignore[arg-type]
 
 
 def _kg(session: Session, opts: AskOptions) -> Answerer:

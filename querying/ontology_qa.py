@@ -42,7 +42,7 @@ from querying.sparql_plan import QueryPlan, compile_plan, first_ordered
 if TYPE_CHECKING:
     from querying.sparql_raw import RawResult
 
-Mode = Literal["plan", "raw"]
+Mode = Literal["plan", "raw", "auto"]
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 LABELS_CACHE = "ontology-labels.json"
 VALUES_CACHE = "ontology-values.json"
@@ -80,8 +80,8 @@ class OntologyAnswerer:
 
     def __init__(self, layer: OntologyLayer, llm: LLM, embedder: Embedder, cfg: OntologySettings,
                  meter: UsageMeter, cache_dir: Path, *, mode: Mode = "plan") -> None:
-        if mode not in ("plan", "raw"):
-            raise InputError(f"unknown SPARQL mode '{mode}'", hint=Hint(param="sparql", values="plan or raw"))
+        if mode not in ("plan", "raw", "auto"):
+            raise InputError(f"unknown SPARQL mode '{mode}'", hint=Hint(param="sparql", values="plan, raw or auto"))
         self.layer, self.llm, self.embedder, self.cfg = layer, llm, embedder, cfg
         self.meter, self.cache_dir, self.mode = meter, cache_dir, mode
 
@@ -114,6 +114,12 @@ class OntologyAnswerer:
         one = frozenset((r["p"], r["w"], r["c"]) for r in rows if r["w"] != "attr")
         two = frozenset((p, w, mid, q, v, c) for p, w, mid in one for q, v, c in links.get(mid, ()))
         return Neighbourhood(frozenset(r["p"] for r in rows if r["w"] == "attr"), one, two)
+
+    def _raw_first(self) -> bool:
+        """`auto`: the model writes the query first, unless it is the tiny default model."""
+        from pyramid.summarise import is_tiny_default
+
+        return self.mode == "auto" and not is_tiny_default(self.llm)
 
     def margin(self) -> float:
         """`ontology.reading_margin`, or by the model when unset (see its description)."""
@@ -162,7 +168,14 @@ class OntologyAnswerer:
         option_links = [ctx.index.link(o) for o in options] if options else []
 
         draft: PlanDraft | None = None
-        if self.mode == "plan":
+        if self._raw_first():
+            raw, failed = self._raw(question, ctx, tracer)
+            if failed is None and raw is not None and raw.query and raw.rows:
+                return self._run(question, options, option_links, None, raw.rows, raw.query, None, ctx, tracer, finish)
+            # auto: the model's query failed, did not fit the schema or found nothing; the plan answers
+            tracer.steps.append(TraceStep(step="ontology.fallback", layer="ontology",
+                                          outcome="the model's query gave no rows; planned by method"))
+        if self.mode in ("plan", "auto"):
             draft, failed = self._plan(question, options, ctx, tracer)
             if failed is not None:  # after the step closed, so the trace holds it
                 return finish(f"The ontology layer could not plan this question ({failed}).", False, [], None, failed)
@@ -178,7 +191,7 @@ class OntologyAnswerer:
             if not raw.query:
                 return finish("The model's SPARQL did not fit the ontology: " + "; ".join(raw.errors), False, [],
                               None)
-            plan, rows, query = None, None, raw.query
+            plan, rows, query = None, raw.rows, raw.query
         return self._run(question, options, option_links, plan, rows, query, draft, ctx, tracer, finish)
 
     def _finish(self, question: str, tracer: Tracer, start: float, text: str, answered: bool,
@@ -209,7 +222,8 @@ class OntologyAnswerer:
                 rec.outcome, failed = f"error: {err}", err
         return draft, failed
 
-    def _raw(self, question: str, ctx: OntologyContext, tracer: Tracer) -> tuple[RawResult | None, LLMError | None]:
+    def _raw(self, question: str, ctx: OntologyContext, tracer: Tracer
+             ) -> tuple[RawResult | None, LLMError | QueryTimeout | None]:
         """Raw mode: the model's SPARQL (checked, one repair), or its failure."""
         from querying.sparql_raw import write_query
 
@@ -221,7 +235,7 @@ class OntologyAnswerer:
                 rec.input.update({"attempts": raw.attempts, "errors": raw.errors})
                 rec.outcome = "valid query" if raw.query else \
                     f"no valid query: {'; '.join(raw.errors)[:TRACE_ERRORS]}"
-            except LLMError as err:
+            except (LLMError, QueryTimeout) as err:  # the model failing, or its query running too long
                 rec.outcome, failed = f"error: {err}", err
         return raw, failed
 

@@ -29,7 +29,7 @@ def check_options(options: list[str] | None) -> list[str] | None:
 
 def ask(session: Session, question: str, *, layer: LayerName | None = None, pipeline: str | None = None,
         layers: list[LayerName] | None = None, options: list[str] | None = None, mindful: bool = False,
-        sparql_mode: str = "plan", k: int | None = None) -> Answer:
+        sparql_mode: str | None = None, k: int | None = None) -> Answer:
     """One layer's answerer (`layer`), one naive text pipeline (`pipeline`, K²RAG's baselines), or else the
     waterfall over `layers`."""
     question = check_question(question)

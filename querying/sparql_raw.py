@@ -3,7 +3,8 @@
     prompt (classes, properties with domain → range, prefixes, the entities linked in the question)
       → {"sparql": "..."} → parse (rdflib) → every IRI checked against the vocabulary and the
       label index → readable errors ("property ex:work_for does not exist; nearest: works_for")
-      → at most one repair call with those errors → the valid query, or the errors
+      → run: no rows is one more error → at most one repair call with those errors → the valid
+      query and its rows, or the errors
 
 The caller runs the query through the safety layer like any other. Missing PREFIX declarations
 (the most common slip of small models) are added before parsing rather than spent on a repair.
@@ -46,6 +47,7 @@ class RawResult:
     attempts: int = 0
     errors: list[str] = field(default_factory=list)
     drafts: list[str] = field(default_factory=list)
+    rows: list[dict[str, str]] | None = None   # the checked query's rows (it ran to be checked)
 
 
 def prefixes_of(vocab: Vocab, known: dict[str, str] | None = None) -> dict[str, str]:
@@ -133,6 +135,9 @@ class QueryTerms:
     predicates: set[str] = field(default_factory=set)
     classes: set[str] = field(default_factory=set)
     others: set[str] = field(default_factory=set)
+    triples: list[tuple[str, str, str]] = field(default_factory=list)  # ?var or IRI, IRI predicates only
+    selected: list[str] = field(default_factory=list)                  # the projected variables' names
+    bound: set[str] = field(default_factory=set)                       # every variable the pattern binds
 
 
 MAX_TERM_CHARS = 10_000
@@ -154,7 +159,58 @@ def query_terms(query: str, prefixes: dict[str, str] | None = None) -> QueryTerm
         raise ValueError(f"syntax error{where}: {str(err).split('(at char')[0].strip()}") from None
     out = QueryTerms(parsed.algebra.name.replace("Query", "").upper())
     _terms(parsed.algebra, out.predicates, out.classes, out.others)
+    _patterns(parsed.algebra.get("p"), out)
+    out.selected = [str(v) for v in parsed.algebra.get("PV") or []]
     return out
+
+
+def _patterns(node: Any, out: QueryTerms) -> None:
+    """The triple patterns with a plain IRI predicate, and every variable a pattern binds (BIND and
+    aggregate aliases included)."""
+    from rdflib.plugins.sparql.parserutils import CompValue
+    from rdflib.term import URIRef, Variable
+
+    if isinstance(node, Variable):
+        out.bound.add(str(node))
+    elif isinstance(node, tuple) and len(node) == 3 and not isinstance(node, CompValue):
+        if isinstance(node[1], URIRef):
+            out.triples.append(tuple(f"?{t}" if isinstance(t, Variable) else str(t) for t in node))  # type: ignore[arg-type]
+        for t in node:
+            _patterns(t, out)
+    elif isinstance(node, dict):
+        for k, v in node.items():
+            if k not in ("PV", "_vars"):  # what is projected, not what binds it
+                _patterns(v, out)
+    elif isinstance(node, (list, set, tuple)):
+        for v in node:
+            _patterns(v, out)
+
+
+def fit_problems(terms: QueryTerms, vocab: Vocab) -> list[str]:
+    """What the schema rules out: a property used on a variable typed with a class its domain (or,
+    as object, its range) excludes, a datatype property whose object is a typed thing, and a selected
+    variable that nothing binds."""
+    types: dict[str, set[str]] = {}
+    for s_, p, o in terms.triples:
+        if p == RDF + "type" and s_.startswith("?"):
+            types.setdefault(s_, set()).add(o)
+    problems = []
+    for s_, p, o in terms.triples:
+        t = vocab.get(p)
+        if t is None or t.kind == "class":
+            continue
+        for var, declared, end in ((s_, t.domains, "subject"), (o, t.ranges, "object")):
+            held = {c for c in types.get(var, ()) if vocab.get(c) is not None}
+            if declared and held and all(vocab.fit(c, declared) == 0 for c in held) and \
+                    not (end == "object" and t.kind == "datatype"):
+                want = " or ".join(local_name(d) for d in declared)
+                problems.append(f"{local_name(p)} takes a {want} as its {end}, but {var} is a "
+                                f"{' and '.join(sorted(local_name(c) for c in held))}")
+        if t.kind == "datatype" and types.get(o):
+            problems.append(f"{local_name(p)} holds a value, but {o} is typed as a class")
+    problems += [f"?{v} is selected but nothing in the WHERE clause binds it" for v in terms.selected
+                 if v not in terms.bound]
+    return problems
 
 
 def schema_problems(terms: QueryTerms, vocab: Vocab, *, namespaces: set[str] | None = None,
@@ -195,7 +251,7 @@ def check_raw(query: str, vocab: Vocab, index: LabelIndex, exists: Callable[[str
         return [str(err)]
     if terms.form != "SELECT":
         return [f"write a SELECT query (got {terms.form})"]
-    problems = schema_problems(terms, vocab)
+    problems = schema_problems(terms, vocab) + fit_problems(terms, vocab)
     for iri in sorted(terms.others - terms.predicates - terms.classes):
         if vocab.get(iri) is not None or iri.startswith((RDF, RDFS, OWL, XSD)):
             continue
@@ -231,8 +287,10 @@ def write_query(llm: LLM, question: str, vocab: Vocab, index: LabelIndex, select
         except InputError as err:  # too long, nested too deep, no query form
             refused, problems = None, [str(err)]
         if not problems:
-            result.query, result.errors = draft, []
-            return result
+            rows, problems = _ran(draft, select)
+            if not problems or attempt == MAX_REPAIRS:  # a query that runs is kept, rows or none
+                result.query, result.rows, result.errors = draft, rows, []
+                return result
         result.errors = problems
         prompt = load_prompt("querying", "ontology_raw_repair").render(
             prefixes=_prefix_block(prefixes), schema=schema_text(vocab, prefixes), question=question,
@@ -240,6 +298,14 @@ def write_query(llm: LLM, question: str, vocab: Vocab, index: LabelIndex, select
     if refused is not None:
         raise refused
     return result
+
+
+def _ran(query: str, select: Select) -> tuple[list[dict[str, str]], list[str]]:
+    """Run a checked query: (its rows, no problems), or (no rows, the empty result as a problem to
+    repair). A query that fails when run (a timeout) is the layer failing, not a draft to repair: raised."""
+    rows = select(query)
+    return rows, [] if rows else ["the query ran and found nothing: check each property's direction "
+                                  "(domain → range) and the entities' IRIs"]
 
 
 def _entity_hints(question: str, index: LabelIndex, vocab: Vocab) -> str:

@@ -68,7 +68,7 @@ def run_waterfall(question: str, chain: Sequence[Answerer], *, present: set[str]
 
 
 def answer_waterfall(session: Session, question: str, *, layers: Sequence[LayerName] | None = None,
-                     options: list[str] | None = None, mindful: bool = False, sparql_mode: str = "plan",
+                     options: list[str] | None = None, mindful: bool = False, sparql_mode: str | None = None,
                      chain: Sequence[Answerer] | None = None) -> Answer:
     """The waterfall over the session's layers (`layers`, default query.layers); `chain` replaces
     the registry's answerers (tests)."""

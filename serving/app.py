@@ -40,7 +40,7 @@ class AskRequest(BaseModel):
     options: list[str] | None = Field(None, description="MCQ/MAQ options; the answer selects those supported")
     layer: LayerName | None = Field(None, description="one layer only")
     layers: list[LayerName] | None = Field(None, description="the waterfall's layers (default query.layers)")
-    sparql: Literal["plan", "raw"] = "plan"
+    sparql: Literal["plan", "raw", "auto"] | None = Field(None, description="default query.sparql")
     k: int | None = Field(None, ge=1, le=100)
 
 
