@@ -363,15 +363,17 @@ def bench_domain(
 def bench_analytics(
         kind: Annotated[str | None, typer.Option(help="only these question kinds (comma-separated)")] = None,
         limit: Annotated[int | None, typer.Option(min=1, help="first N questions only")] = None,
+        data: Annotated[Path, typer.Option(help="shared data directory (the PolyU ontology, when there)")] = DATA,
         out_dir: REPORTS = Path("reports")) -> None:
     """Analytical questions (superlatives, filters, counts, aggregates, groups, negation, yes/no, several
-    attributes …) over our catalogue ontology through the ontology layer: result-set P/R/F1 per kind,
+    attributes …) over our catalogue ontology and the PolyU ontology through the ontology layer: result-set P/R/F1 per kind,
     answered, wrong, model calls, p50 ms and the SPARQL of each."""
     from benchmarks import analytics
     from pyramid.progress import RichProgress
 
     with RichProgress(err) as progress:
-        d = analytics.run(out_dir, limit=limit, kinds=set(split_list(kind)) if kind else None, progress=progress)
+        d = analytics.run(out_dir, data=data, limit=limit, kinds=set(split_list(kind)) if kind else None,
+                          progress=progress)
     out.print(analytics.markdown(d))
 
 

@@ -35,7 +35,7 @@ from querying.planning.names import SchemaNames, property_words
 from querying.planning.records import Anchor, QuestionReading
 from querying.planning.vectors import QueryVectors
 from querying.planning.weights import FIRM
-from querying.planning.wording import forms, masked
+from querying.planning.wording import forms
 from querying.sparql_plan import Aggregate, Constraint, Order, QueryPlan, Step
 
 NUMERIC = ("integer", "int", "long", "short", "decimal", "double", "float", "nonNegativeInteger",
@@ -83,6 +83,7 @@ class Compared:
     unit: str
     dimension: str
     year: bool = False
+    span: tuple[int, int] = (0, 0)   # the number's place in the question's text
 
 
 def base_adjective(word: str) -> str:
@@ -120,7 +121,7 @@ class MeasureReadings:
         if not _MAYBE.search(question):
             return []
         named = [a for a in anchors if not a.is_value]
-        text = masked(question, named)
+        text = _blanked(question, named)
         ranked = self._ranked(text)
         compared = _compared(text)
         total = _AGGREGATE.search(text)
@@ -135,14 +136,20 @@ class MeasureReadings:
         if target is None:
             return []
         measures = [p for p in self.vocab.properties_of(target, "datatype") if _kind(p)]
-        filters = [c for c in (self._constraint(cmp, measures) for cmp in compared) if c is not None]
+        read = [(cmp, c) for cmp in compared if (c := self._constraint(cmp, measures)) is not None]
+        filters = [c for _, c in read]
         order = self._order(ranked, measures) if ranked else None
         aggregate = self._aggregate(total, measures) if total and order is None else None
         if order is None and aggregate is None and not filters and (
                 anchors or readings or not counting or self.names.class_named_by(counted_noun(text, COUNTING)) != target):
             return []  # nothing measured; a class counted as a whole only when nothing else is named, by its name
         out = []
-        for base in [None, *self._within(target, readings)]:
+        # a base reading that already reads a compared number as a value (the value index's "3 credits")
+        # would say the comparison twice: only the bases that leave it to the filter
+        said = [cmp.span for cmp, _ in read]
+        bases = [r for r in self._within(target, readings)
+                 if not any(a.is_value and _meets(a.spans, said) for a in r.anchors)]
+        for base in [None, *bases]:
             constraints = [*(base.plan.constraints if base is not None else []), *filters]
             plan = QueryPlan(target=self.vocab.by_iri[target].name, constraints=constraints,
                              candidates=list(subject.iris) if subject is not None else [])
@@ -281,22 +288,24 @@ def _compared(text: str) -> list[Compared]:
         cue = " ".join(m.group("cue").lower().split())
         op = {"at least": "ge", "at most": "le", "up to": "le"}.get(cue, "gt" if cue in MORE_WORDS else "lt")
         before = re.findall(r"[^\W\d_]+", text[:m.start()])[-1:]
-        out.append(Compared(op, m.group("num").replace(",", ""), _unit(m), " ".join(before)))
+        out.append(Compared(op, m.group("num").replace(",", ""), _unit(m), " ".join(before), span=m.span("num")))
     for m in _COMPARATIVE.finditer(text):
         base = base_adjective(m.group("adj"))
         if base in GRADABLE:
             dimension, sign = GRADABLE[base]
-            out.append(Compared("gt" if sign > 0 else "lt", m.group("num").replace(",", ""), _unit(m), dimension))
+            out.append(Compared("gt" if sign > 0 else "lt", m.group("num").replace(",", ""), _unit(m), dimension,
+                                span=m.span("num")))
     taken = [m.span() for m in (*_COMPARE.finditer(text), *_COMPARATIVE.finditer(text))]
     for m in _AMOUNT.finditer(text):
         # "a warranty of 36 months", "weighing 2 kg": a number in a unit, compared with nothing, is that value
         if not any(a <= m.start() < b for a, b in taken) and m.group("unit") and forms(m.group("unit"))[:1] and \
                 forms(m.group("unit"))[0] in UNIT_NAMES:
             before = re.findall(r"[^\W\d_]+", text[:m.start()])[-2:]
-            out.append(Compared("eq", m.group("num").replace(",", ""), _unit(m), " ".join(before)))
+            out.append(Compared("eq", m.group("num").replace(",", ""), _unit(m), " ".join(before), span=m.span("num")))
     for m in _YEAR.finditer(text):
         before = re.findall(r"[^\W\d_]+", text[:m.start()])[-1:]
-        out.append(Compared(YEAR_WORDS[m.group("cue").lower()], m.group("year"), "", " ".join(before), year=True))
+        out.append(Compared(YEAR_WORDS[m.group("cue").lower()], m.group("year"), "", " ".join(before), year=True,
+                            span=m.span("year")))
     return out
 
 
@@ -315,3 +324,17 @@ def _k_before(doc, i: int) -> int:
         if number.isdigit() and 0 < int(number) <= 100:
             return int(number)
     return 1
+
+
+def _meets(spans: tuple[tuple[int, int], ...], others: list[tuple[int, int]]) -> bool:
+    return any(s < e2 and s2 < e for s, e in spans for s2, e2 in others)
+
+
+def _blanked(question: str, named: list[Anchor]) -> str:
+    """The question with each named thing written as X and spaces to its length: no number inside a
+    name is read ("Quill 112"), and every other word keeps its place (spans match the anchors')."""
+    chars = list(question)
+    for a in named:
+        for s, e in a.spans:
+            chars[s:e] = list("X" + " " * (e - s - 1))
+    return "".join(chars)

@@ -10,9 +10,9 @@ import numpy as np
 from pyramid.ontology.labels import LabelLink
 from pyramid.vocab import Vocab
 from querying.planning.anchors import strength
-from querying.planning.cues import LOCATIVE, QuestionCues
+from querying.planning.cues import LOCATIVE, POLAR, QuestionCues
 from querying.planning.names import SchemaNames
-from querying.planning.records import COSINE_DIGITS, SHARE_DIGITS, QuestionReading
+from querying.planning.records import COSINE_DIGITS, SHARE_DIGITS, Anchor, QuestionReading
 from querying.planning.vectors import QueryVectors
 from querying.planning.weights import (
     ASKS,
@@ -23,6 +23,7 @@ from querying.planning.weights import (
     NAMED,
     OPTION_CLASS,
     PLACE,
+    POLAR_FIT,
     RANK_BONUS,
     STEP_COST,
     SUBCLASS_OPTION,
@@ -50,6 +51,7 @@ class ReadingScorer:
         # with the instances every reading names masked
         named = [a for a in {a.spans: a for r in readings for a in r.anchors}.values() if not a.is_value]
         cues = QuestionCues.read(question, named)
+        polar = bool(POLAR.match(question))
         cv = self.vectors.embed([cues.counted])[0] if cues.counted else None
         words = words_outside(question, [a for r in readings for a in r.anchors if not a.is_value])
         weight = {a.spans: strength(a) for r in readings for a in r.anchors}
@@ -62,6 +64,8 @@ class ReadingScorer:
             r.score = (sem + ASKS * asks + COVER * cover - STEP_COST * (r.steps - 1)
                        - MISFIT * (1 - r.evidence.get("fit", 1.0)))
             self._by_cues(r, cues, words)
+            if polar:
+                self._polar_fit(r, named)
             if option_links:
                 share = self._option_share(r, option_links)
                 r.evidence["options_of_class"] = round(share, SHARE_DIGITS)
@@ -117,6 +121,19 @@ class ReadingScorer:
         if r.plan.count:  # a count only for a question that asks for a number
             r.evidence["quantity"] = float(cues.quantity)
             r.score += COUNT_BONUS if cues.quantity else -EMPTY
+
+    def _polar_fit(self, r: QuestionReading, named: list[Anchor]) -> None:
+        """A yes/no question's other named things are what the reading's answers must hold (polar.py)."""
+        used = {a.spans for a in r.anchors}
+        others = [a for a in named if a.spans not in used]
+        if not others:
+            return
+        if r.kind == "attribute":
+            r.evidence["polar_fit"] = -1.0
+            r.score -= POLAR_FIT
+        elif r.answer_class and any(self.vocab.compatible(r.answer_class, c) for a in others for c in a.classes):
+            r.evidence["polar_fit"] = 1.0
+            r.score += POLAR_FIT
 
     def _option_share(self, r: QuestionReading, option_links: list[list[LabelLink]]) -> float:
         """How far the options are things of the kind the reading answers with: 1 for an option of the

@@ -34,3 +34,7 @@ SUBCLASS_ONLY = 0.25
 # class's (cosine with english.PERSON, english.PLACE) is not what is asked for (a clinician, not a medical
 # specialty; a town, not a librarian)
 LIKENESS_MARGIN = 0.1
+# a yes/no question naming a thing its reading does not use ("Does X work for *Y*?") is answered by
+# whether Y is among the reading's answers: a reading whose answers are of Y's kind gains this much, a
+# value reading (whose answers can never be Y) loses it
+POLAR_FIT = 0.15
