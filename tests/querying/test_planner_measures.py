@@ -207,3 +207,17 @@ def test_yes_no_is_no_when_nothing_is_found_under_any_reading(nursery):
     assert ans.text.startswith("Yes"), ans.text
     ans = ask(nursery, "Is any gardener based at East Glasshouse?")
     assert ans.layer == "none" or ans.text.startswith("No"), ans.text
+
+
+def test_a_yes_no_question_naming_two_things_asks_whether_one_is_among_the_others_answers(nursery):
+    """"Does X tend Y?": the reading whose answers are of Y's kind decides, never a value of X."""
+    ans = ask(nursery, "Does Quinn Ashdown tend Fernhill Nursery?")
+    assert ans.text.startswith("Yes"), ans.text
+    ans = ask(nursery, "Does Sol Brandt tend Fernhill Nursery?")
+    assert ans.text.startswith("No"), ans.text
+
+
+def test_a_comparison_keeps_what_else_the_question_names(nursery):
+    ans = ask(nursery, "Which trees grown at Fernhill Nursery cost under 100 pounds?")
+    assert ans.layer == "ontology" and "Silver Birch Sapling" in ans.text, ans.text
+    assert "Oak" not in ans.text and "Yew" not in ans.text, ans.text
