@@ -35,11 +35,14 @@ LABEL_COLUMNS = ("x_label",)  # what names an answer, not what answers
 
 def normal(value: Any) -> str:
     """A value as scoring compares it: a number to two decimals, else case-folded text."""
+    from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
     text = str(value).strip()
-    try:
-        return f"{float(text.replace(',', '')):.2f}"
-    except ValueError:
+    try:  # half up from the digits as written: "0.285" and 0.28500000000000003 are both 0.29
+        number = Decimal(text.replace(",", ""))
+    except InvalidOperation:
         return text.casefold()
+    return str(number.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)) if number.is_finite() else text.casefold()
 
 
 def answer_rows(answer: Answer) -> list[set[str]]:
@@ -150,6 +153,16 @@ def generate(seed: int = 11) -> tuple[str, str, list[dict[str, Any]]]:
     return schema_ttl(), instances_ttl(cat), questions(cat, random.Random(seed))
 
 
+def other_wordings(seed: int = 11) -> list[dict[str, Any]]:
+    """The catalogue's questions in other wordings (see catalogue_questions.other_wordings)."""
+    import random
+
+    from benchmarks.analytics.catalogue import build
+    from benchmarks.analytics.catalogue_questions import other_wordings as make
+
+    return make(build(seed), random.Random(seed + 1))
+
+
 def catalogue_files(root: Path) -> tuple[Path, Path, list[dict[str, Any]]]:
     """The catalogue domain written under `root`: (schema, instances, questions)."""
     schema_ttl, instances_ttl, questions = generate()
@@ -175,6 +188,8 @@ def run(out_dir: Path, *, data: Path | None = None, limit: int | None = None, ki
         answerer.answer("How many products are there?")  # loads the model-free indexes: not a question's cost
         rows = run_questions(answerer, chosen(questions), progress)
         domains["catalogue (ours)"] = {"summary": summary(rows), "questions": rows}
+        rows = run_questions(answerer, chosen(other_wordings()), progress)
+        domains["catalogue, other wordings"] = {"summary": summary(rows), "questions": rows}
     onto = Path(data or "") / "polyu" / "polyu_onto.ttl"
     if data is not None and onto.exists():
         from benchmarks.acadchall import ensure_workspace

@@ -52,7 +52,7 @@ def questions(select: Select, seed: int = 5) -> list[dict[str, Any]]:
                       [(c,) for c, v in values if v == top]))
         avg = mean(v for _, v in set(values))  # each (subject, value) once, as the graph holds them
         out.append(_q("aggregate", f"What is the average credit value of the subjects offered by the {name}?",
-                      [(f"{avg:.2f}",)]))
+                      [(str(round(avg, 6)),)]))
         out.append(_q("filter", f"Which subjects offered by the {name} are worth more than 3 credits?",
                       [(c,) for c, v in dict(values).items() if v > 3]))
         free = rows(f"SELECT DISTINCT ?c WHERE {{ ?c b:offered_by <{d}> ; a b:COURSE "

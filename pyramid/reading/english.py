@@ -220,6 +220,7 @@ FUNCTION_WORDS = frozenset("""a an the is are was were be been being has have ha
 GRADABLE = {
     "cheap": ("price, cost", -1), "inexpensive": ("price, cost", -1), "affordable": ("price, cost", -1),
     "expensive": ("price, cost", 1), "costly": ("price, cost", 1), "pricey": ("price, cost", 1),
+    "pricy": ("price, cost", 1), "dear": ("price, cost", 1),
     "light": ("weight, mass", -1), "heavy": ("weight, mass", 1),
     "long": ("length, duration", 1), "short": ("length, duration", -1), "brief": ("length, duration", -1),
     "tall": ("height", 1), "high": ("height, level, amount", 1), "low": ("height, level, amount", -1),

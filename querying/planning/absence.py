@@ -19,8 +19,9 @@ from querying.sparql_plan import QueryPlan, Step
 
 # "no head", "nobody", "no one", "nothing", "none", "without a warranty", "never": absence; not "no more
 # than", "not only", "no later than" (a comparison)
-ABSENT = re.compile(r"\b(?:nobody|no\s+one|nothing|none|without|never|no)\b(?!\s+(?:more|less|later|earlier|longer|"
-                    r"fewer|other|sooner)\b)", re.IGNORECASE)
+ABSENT = re.compile(r"\b(?:nobody|no\s+one|nothing|none|without|never|no|lacks?|lacking|missing|"
+                    r"(?:do|does|did|has|have)(?:n['’]t|\s+not)\s+(?:have|got|hold|carry|come\s+with))\b"
+                    r"(?!\s+(?:more|less|later|earlier|longer|fewer|other|sooner)\b)", re.IGNORECASE)
 
 
 def _stem(word: str) -> str:

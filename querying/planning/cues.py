@@ -79,7 +79,7 @@ _AFTER_NOUN = re.compile(rf"\s*(?:$|[?.!,;:]|{one_of(AFTER_A_NOUN)}\b)", re.IGNO
 # a value derived from others (a difference, a ratio, a share, "how much heavier … than"): no plan says
 # one, so the layer passes the question down rather than answer one of the values it is made from
 DERIVED = re.compile(r"\b(difference|ratio|percentage|percent|proportion|fraction)\b|\b(?:what|the)\s+(share)\s+of\b"
-                     r"|\bhow\s+much\s+(more|less|[^\W\d_]+er)\b", re.IGNORECASE)
+                     r"|\bhow\s+much\s+(more|less|[^\W\d_]+er)\b|\bby\s+how\s+(much|many)\b", re.IGNORECASE)
 
 
 # a count per group: "in each department", "per supplier", "for every ward"

@@ -43,22 +43,29 @@ NUMERIC = ("integer", "int", "long", "short", "decimal", "double", "float", "non
 TEMPORAL = ("date", "dateTime", "dateTimeStamp")
 MEASURE_LIKENESS = 0.3    # a dimension's words and a property's name, at least, when no unit decides
 # the cues worth parsing a question for: a superlative, a comparison, a year, a total
-_MAYBE = re.compile(r"\w+est\b|\bmost\b|\bleast\b|\w+er\s+than\b|\d|\b(?:average|mean|total|sum)\b|"
+_MAYBE = re.compile(r"\w+est\b|\bmost\b|\bleast\b|\w+er\s+than\b|\d|\b(?:average|mean|total|sum|maximum|minimum|"
+                    r"together|altogether|combined)\b|"
                     r"\bhow\s+many\b|\bnumber\s+of\b", re.IGNORECASE)
 _SUPERLATIVE_WORD = re.compile(r"\w{2,}est\b|\bmost\b|\bleast\b", re.IGNORECASE)
 _NUMBER = r"(?P<pre>[€$£])?\s?(?P<num>\d[\d,]*(?:\.\d+)?)(?:\s?(?P<unit>[€$£%]|[^\W\d_]+))?"
 _CUES = one_of(w.replace(" ", r"\s+") for w in (*MORE_WORDS, *LESS_WORDS))
 _COMPARE = re.compile(rf"\b(?P<cue>{_CUES})\s+{_NUMBER}", re.IGNORECASE)
 _COMPARATIVE = re.compile(rf"\b(?P<adj>[^\W\d_]+(?:er|ier))\s+than\s+{_NUMBER}", re.IGNORECASE)
+_BETWEEN = re.compile(r"\bbetween\s+(?P<pre>[€$£])?\s?(?P<lo>\d[\d,]*(?:\.\d+)?)\s+and\s+[€$£]?\s?"
+                      r"(?P<hi>\d[\d,]*(?:\.\d+)?)(?:\s?(?P<unit>[€$£%]|[^\W\d_]+))?", re.IGNORECASE)
 _AMOUNT = re.compile(rf"(?<![\w.]){_NUMBER}", re.IGNORECASE)
 # the units a number may be written in: every unit name, and the spans of time people count in
 UNIT_NAMES = frozenset({*(forms(u)[0] for u in UNIT_WORDS.values()), *UNIT_WORDS,
                         "day", "week", "month", "year", "hour", "minute", "second", "percent"})
 _YEAR = re.compile(rf"\b(?P<cue>{one_of(YEAR_WORDS)})\s+(?P<year>1\d{{3}}|2\d{{3}})\b(?!\s*[^\W\d_])", re.IGNORECASE)
-_AGGREGATE = re.compile(r"\b(?P<fn>average|mean|total|sum|combined)\b(?:\s+of)?\s+(?:the\s+|all\s+)?"
-                        r"(?P<words>[^\W\d_]+(?:\s+[^\W\d_]+)?)", re.IGNORECASE)
+_AGGREGATE = re.compile(r"\b(?P<fn>average|mean|total|sum|combined|maximum|minimum)\b(?:\s+of)?\s+"
+                        r"(?:the\s+|all\s+)?(?P<words>[^\W\d_]+(?:\s+[^\W\d_]+)?)"
+                        # "what do all our monitors cost together?": the verb before says what is summed
+                        r"|\b(?P<words2>[^\W\d_]+)\s+(?P<fn2>together|altogether|combined|in\s+total)\b",
+                        re.IGNORECASE)
 AGGREGATES: dict[str, Aggregate] = {"average": "avg", "mean": "avg", "total": "sum", "sum": "sum",
-                                    "combined": "sum"}
+                                    "combined": "sum", "maximum": "max", "minimum": "min", "together": "sum",
+                                    "altogether": "sum", "in total": "sum"}
 
 
 @dataclass(frozen=True)
@@ -92,6 +99,10 @@ def base_adjective(word: str) -> str:
     w = word.lower()
     if w in GRADABLE or w in RANKING_ADJECTIVES:
         return w
+    if w.endswith("ly") and len(w) > 4:  # "most recently", "most cheaply": the adjective the adverb is built on
+        for cand in (w[:-2], w[:-3] + "y" if w.endswith("ily") else ""):
+            if cand in GRADABLE:
+                return cand
     for end in ("est", "er"):
         if w.endswith(end):
             stem = w[:-len(end)]
@@ -176,10 +187,14 @@ class MeasureReadings:
             sign, adj = 1, t
             if t.lower_ in ("most", "least"):
                 nxt = doc[i + 1] if i + 1 < len(doc) else None
+                verb = _verb_before(doc, i)
+                if verb is not None and (nxt is None or nxt.pos_ == "PUNCT"):
+                    # "weighs the least", "costs the most": the verb says what is measured
+                    return Ranked(verb.text, 1 if t.lower_ == "most" else -1, False, 1, "")
                 if nxt is None or nxt.tag_ not in ("JJ", "RB", "VBN"):
                     return None
                 sign, adj = (1 if t.lower_ == "most" else -1), nxt
-            k = _k_before(doc, i)
+            k = _k_before(doc, i) if _k_before(doc, i) > 1 else _k_before(doc, adj.i + 2)
             base = base_adjective(adj.text)
             head = adj.head.text if adj.head.pos_ in ("NOUN", "PROPN") and adj.head.i > adj.i else ""
             after = [w.text for w in doc[adj.i + 1:adj.i + 3] if w.pos_ in ("NOUN", "PROPN")]
@@ -247,10 +262,11 @@ class MeasureReadings:
         return None if p is None else Constraint(path=[Step(property=p.name)], op=cmp.op, values=[cmp.number])
 
     def _aggregate(self, m: re.Match, measures: list[Term]) -> tuple[Aggregate, str] | None:
-        words = m.group("words")
+        words = m.group("words") or m.group("words2")
+        fn = AGGREGATES[" ".join((m.group("fn") or m.group("fn2")).lower().split())]
         named = self.names.attribute_named_by(words)
         p = named if named in measures else self._measure(words, measures)
-        return None if p is None or _kind(p) != "number" else (AGGREGATES[m.group("fn").lower()], p.name)
+        return None if p is None or _kind(p) != "number" and fn not in ("min", "max") else (fn, p.name)
 
     # -- the readings
     def _within(self, target: str, readings: list[QuestionReading]) -> list[QuestionReading]:
@@ -289,13 +305,19 @@ def _compared(text: str) -> list[Compared]:
         op = {"at least": "ge", "at most": "le", "up to": "le"}.get(cue, "gt" if cue in MORE_WORDS else "lt")
         before = re.findall(r"[^\W\d_]+", text[:m.start()])[-1:]
         out.append(Compared(op, m.group("num").replace(",", ""), _unit(m), " ".join(before), span=m.span("num")))
+    for m in _BETWEEN.finditer(text):  # "between 300 and 900 euros": both ends kept
+        unit = (m.group("unit") or m.group("pre") or "").lower()
+        before = re.findall(r"[^\W\d_]+", text[:m.start()])[-1:]
+        for op, num in (("ge", m.group("lo")), ("le", m.group("hi"))):
+            out.append(Compared(op, num.replace(",", ""), UNIT_WORDS.get(unit, unit), " ".join(before),
+                                span=m.span("lo" if op == "ge" else "hi")))
     for m in _COMPARATIVE.finditer(text):
         base = base_adjective(m.group("adj"))
         if base in GRADABLE:
             dimension, sign = GRADABLE[base]
             out.append(Compared("gt" if sign > 0 else "lt", m.group("num").replace(",", ""), _unit(m), dimension,
                                 span=m.span("num")))
-    taken = [m.span() for m in (*_COMPARE.finditer(text), *_COMPARATIVE.finditer(text))]
+    taken = [m.span() for m in (*_COMPARE.finditer(text), *_COMPARATIVE.finditer(text), *_BETWEEN.finditer(text))]
     for m in _AMOUNT.finditer(text):
         # "a warranty of 36 months", "weighing 2 kg": a number in a unit, compared with nothing, is that value
         if not any(a <= m.start() < b for a, b in taken) and m.group("unit") and forms(m.group("unit"))[:1] and \
@@ -338,3 +360,11 @@ def _blanked(question: str, named: list[Anchor]) -> str:
         for s, e in a.spans:
             chars[s:e] = list("X" + " " * (e - s - 1))
     return "".join(chars)
+
+
+def _verb_before(doc, i: int):
+    """The verb right before "the most"/"the least" ("weighs the least"), or None."""
+    j = i - 1
+    if j >= 0 and doc[j].lower_ == "the":
+        j -= 1
+    return doc[j] if j >= 0 and doc[j].pos_ == "VERB" else None

@@ -221,3 +221,22 @@ def test_a_comparison_keeps_what_else_the_question_names(nursery):
     ans = ask(nursery, "Which trees grown at Fernhill Nursery cost under 100 pounds?")
     assert ans.layer == "ontology" and "Silver Birch Sapling" in ans.text, ans.text
     assert "Oak" not in ans.text and "Yew" not in ans.text, ans.text
+
+
+def test_more_ways_english_ranks_compares_and_totals(nursery):
+    """A verb with "the most"/"the least", an adverb of a gradable adjective, a range "between … and …",
+    "maximum", a total said with "together", "don't have" and "by how much" (derived: passed down)."""
+    ans = ask(nursery, "Which tree costs the most?")
+    assert "Churchyard Yew" in ans.text and "Oak" not in ans.text, ans.text
+    ans = ask(nursery, "Which shrub was planted most recently?")
+    assert "Round Box" in ans.text and "Holly" not in ans.text, ans.text
+    ans = ask(nursery, "Which plants cost between 30 and 150 pounds?")
+    assert "Silver Birch Sapling" in ans.text and "Old Moss Oak" in ans.text, ans.text
+    assert "Yew" not in ans.text and "Round Box" not in ans.text, ans.text
+    ans = ask(nursery, "What is the maximum height among shrubs?")
+    assert float(ans.text) == pytest.approx(1.4), ans.text
+    ans = ask(nursery, "What do all the trees cost together?")
+    assert float(ans.text) == pytest.approx(365.0), ans.text
+    ans = ask(nursery, "Which gardeners don't have a phone number?")
+    assert "Rhea Moult" in ans.text and "Quinn" not in ans.text, ans.text
+    assert ask(nursery, "By how much does the Churchyard Yew outgrow the Silver Birch Sapling?").layer == "none"
