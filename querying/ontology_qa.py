@@ -14,6 +14,7 @@ keeps its trace and evidence for the next layer.
 
 from __future__ import annotations
 
+import re
 import time
 import weakref
 from dataclasses import dataclass
@@ -375,7 +376,7 @@ def _verdict(rows: list[dict[str, str]], plan: QueryPlan | None, options: list[s
     if plan is not None and plan.returns and not plan.aggregate and not any(k.startswith("r") for r in rows for k in r):
         return "empty: the asked attribute is not stored", False, None  # the subject found, its value not
     if plan is not None and (plan.count or plan.aggregate):
-        count = next(iter(rows[0].values()), "0")
+        count = tidy(next(iter(rows[0].values()), "0"))
         if not options:
             return count, True, None
         # the options that are this number; none of them: the count answers no option here
@@ -403,9 +404,17 @@ def _group(rows: list[dict[str, str]]) -> dict[str, tuple[list[str], list[str]]]
         labels, values = out.setdefault(key, ([], []))
         for var, v in r.items():
             bucket = labels if var == "x_label" else values if var != "x" else None
-            if bucket is not None and v not in bucket:
-                bucket.append(v)
+            if bucket is not None and tidy(v) not in bucket:
+                bucket.append(tidy(v))
     return out
+
+
+_LONG_DECIMAL = re.compile(r"-?\d+\.\d{7,}")
+
+
+def tidy(value: str) -> str:
+    """A computed number as people read it ("19.999999999999996" → "20.0"); anything else unchanged."""
+    return str(round(float(value), 6)) if _LONG_DECIMAL.fullmatch(value) else value
 
 
 def _answer_text(answers: dict[str, tuple[list[str], list[str]]], options: list[str] | None,

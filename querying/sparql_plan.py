@@ -53,6 +53,9 @@ class Rank(BaseModel):
     order: Literal["most", "fewest"] = "most"
     having: tuple[Literal["gt", "ge", "lt", "le"], float] | None = Field(
         None, description="keep every instance whose count passes this test instead of the first ones")
+    fn: Literal["count", "avg", "sum", "min", "max"] = Field(
+        "count", description="what is ranked: how many things the path reaches, or an aggregate of the values "
+                             "at its end (a datatype property's): \"the average price per supplier\"")
     every: bool = Field(False, description="keep every instance with its count (\"how many staff in each "
                                            "department\"), not the first ones")
 
@@ -144,6 +147,9 @@ def check_plan(plan: QueryPlan, vocab: Vocab) -> list[str]:
             problems.append(unknown("class", plan.rank.counted, "class"))
         if plan.count:
             problems.append("a plan counts or ranks, not both")
+        last = vocab.get(plan.rank.path[-1].property)
+        if plan.rank.fn != "count" and (last is None or last.kind != "datatype"):
+            problems.append(f"rank: an aggregate ({plan.rank.fn}) needs a path ending in a datatype property")
     for path in plan.absent:
         for step in path:
             p = vocab.get(step.property)
@@ -234,12 +240,15 @@ def compile_plan(plan: QueryPlan, vocab: Vocab, *, limit: int | None = None) -> 
             here = nxt
         if plan.rank.counted:
             lines.append(f"{here} a {_node(plan.rank.counted, vocab)} .")
-        body = "\n  ".join([*lines, lines_label])
         order = "DESC" if plan.rank.order == "most" else "ASC"
         tail = f"\nLIMIT {int(limit)}" if limit else ""
+        if plan.rank.fn != "count":
+            return _ranked_total(plan.rank, lines, lines_label, here, order, tail)
+        body = "\n  ".join([*lines, lines_label])
+        value = f"COUNT(DISTINCT {here})"
         having = "" if plan.rank.having is None else \
-            f"\nHAVING (COUNT(DISTINCT {here}) {_COMPARE[plan.rank.having[0]]} {float(plan.rank.having[1])!r})"
-        return (f"SELECT ?x ?x_label (COUNT(DISTINCT {here}) AS ?n) WHERE {{\n  {body}\n}}\n"
+            f"\nHAVING ({value} {_COMPARE[plan.rank.having[0]]} {float(plan.rank.having[1])!r})"
+        return (f"SELECT ?x ?x_label ({value} AS ?n) WHERE {{\n  {body}\n}}\n"
                 f"GROUP BY ?x ?x_label{having}\nORDER BY {order}(?n) ?x{tail}")
     if plan.order is not None:
         return _ordered(plan, lines, lines_label, vocab)
@@ -251,6 +260,20 @@ def compile_plan(plan: QueryPlan, vocab: Vocab, *, limit: int | None = None) -> 
     head = " ".join(["?x", "?x_label", *returns])
     tail = f"\nLIMIT {int(limit)}" if limit else ""
     return f"SELECT DISTINCT {head} WHERE {{\n  {body}\n  {lines_label}\n}}{tail}"
+
+
+def _ranked_total(rank: Rank, lines: list[str], label: str, here: str, order: str, tail: str) -> str:
+    """Each group's aggregate over the values its path reaches, every (group, thing, value) once
+    however many graphs state the types on the way, and the label joined after (a label stated twice
+    would count every value twice)."""
+    inner = "\n      ".join(lines)
+    walked = " ".join(f"?k{j}" for j in range(len(rank.path)))  # two things of one value both count
+    value = f"{rank.fn.upper()}(<{XSD_DOUBLE}>({here}))"
+    having = "" if rank.having is None else \
+        f" HAVING ({value} {_COMPARE[rank.having[0]]} {float(rank.having[1])!r})"
+    return (f"SELECT DISTINCT ?x ?x_label ?n WHERE {{\n  {{ SELECT ?x ({value} AS ?n) WHERE {{\n"
+            f"    {{ SELECT DISTINCT ?x {walked} WHERE {{\n      {inner}\n    }} }}\n  }} GROUP BY ?x{having} }}\n"
+            f"  {label}\n}}\nORDER BY {order}(?n) ?x{tail}")
 
 
 def _sortable(var: str) -> str:

@@ -18,6 +18,7 @@ from pyramid.reading.english import (
 )
 from querying.planning.records import PLACEHOLDERS, Anchor
 from querying.planning.wording import forms, masked
+from querying.sparql_plan import Aggregate
 
 
 def one_of(words) -> str:
@@ -81,6 +82,17 @@ _AFTER_NOUN = re.compile(rf"\s*(?:$|[?.!,;:]|{one_of(AFTER_A_NOUN)}\b)", re.IGNO
 DERIVED = re.compile(r"\b(difference|ratio|percentage|percent|proportion|fraction)\b|\b(?:what|the)\s+(share)\s+of\b"
                      r"|\bhow\s+much\s+(more|less|[^\W\d_]+er)\b|\bby\s+how\s+(much|many)\b", re.IGNORECASE)
 
+
+# one value over many: "the average price", "the total weight", "what do they cost together" (the
+# words after the cue, or the verb before it, say what is totalled); TOTALS: the cue → its aggregate
+TOTAL = re.compile(r"\b(?P<fn>average|mean|total|sum|combined|maximum|minimum)\b(?:\s+of)?\s+"
+                        r"(?:the\s+|all\s+)?(?P<words>[^\W\d_]+(?:\s+[^\W\d_]+)?)"
+                        # "what do all our monitors cost together?": the verb before says what is summed
+                        r"|\b(?P<words2>[^\W\d_]+)\s+(?P<fn2>together|altogether|combined|in\s+total)\b",
+                        re.IGNORECASE)
+TOTALS: dict[str, Aggregate] = {"average": "avg", "mean": "avg", "total": "sum", "sum": "sum",
+                                    "combined": "sum", "maximum": "max", "minimum": "min", "together": "sum",
+                                    "altogether": "sum", "in total": "sum"}
 
 # a count per group: "in each department", "per supplier", "for every ward"
 GROUPED = re.compile(r"\b(?:each|every|per)\s+(?P<group>[^\W\d_]+)", re.IGNORECASE)

@@ -30,7 +30,7 @@ from pyramid.reading.english import (
 )
 from pyramid.vocab import Term, Vocab
 from querying.planning.anchors import strength
-from querying.planning.cues import COUNTING, POLAR, counted_noun, one_of
+from querying.planning.cues import COUNTING, GROUPED, POLAR, TOTAL, TOTALS, counted_noun, one_of
 from querying.planning.names import SchemaNames, property_words
 from querying.planning.records import Anchor, QuestionReading
 from querying.planning.vectors import QueryVectors
@@ -58,14 +58,7 @@ _AMOUNT = re.compile(rf"(?<![\w.]){_NUMBER}", re.IGNORECASE)
 UNIT_NAMES = frozenset({*(forms(u)[0] for u in UNIT_WORDS.values()), *UNIT_WORDS,
                         "day", "week", "month", "year", "hour", "minute", "second", "percent"})
 _YEAR = re.compile(rf"\b(?P<cue>{one_of(YEAR_WORDS)})\s+(?P<year>1\d{{3}}|2\d{{3}})\b(?!\s*[^\W\d_])", re.IGNORECASE)
-_AGGREGATE = re.compile(r"\b(?P<fn>average|mean|total|sum|combined|maximum|minimum)\b(?:\s+of)?\s+"
-                        r"(?:the\s+|all\s+)?(?P<words>[^\W\d_]+(?:\s+[^\W\d_]+)?)"
-                        # "what do all our monitors cost together?": the verb before says what is summed
-                        r"|\b(?P<words2>[^\W\d_]+)\s+(?P<fn2>together|altogether|combined|in\s+total)\b",
-                        re.IGNORECASE)
-AGGREGATES: dict[str, Aggregate] = {"average": "avg", "mean": "avg", "total": "sum", "sum": "sum",
-                                    "combined": "sum", "maximum": "max", "minimum": "min", "together": "sum",
-                                    "altogether": "sum", "in total": "sum"}
+
 
 
 @dataclass(frozen=True)
@@ -135,7 +128,8 @@ class MeasureReadings:
         text = _blanked(question, named)
         ranked = self._ranked(text)
         compared = _compared(text)
-        total = _AGGREGATE.search(text)
+        # a total per group ("the average price per supplier") is a ranking's (see rankings._grouped)
+        total = TOTAL.search(text) if not GROUPED.search(text) else None
         counting = bool(COUNTING.search(text))
         if ranked is None and not compared and total is None and not (counting and not anchors and not readings):
             return []
@@ -263,7 +257,7 @@ class MeasureReadings:
 
     def _aggregate(self, m: re.Match, measures: list[Term]) -> tuple[Aggregate, str] | None:
         words = m.group("words") or m.group("words2")
-        fn = AGGREGATES[" ".join((m.group("fn") or m.group("fn2")).lower().split())]
+        fn = TOTALS[" ".join((m.group("fn") or m.group("fn2")).lower().split())]
         named = self.names.attribute_named_by(words)
         p = named if named in measures else self._measure(words, measures)
         return None if p is None or _kind(p) != "number" and fn not in ("min", "max") else (fn, p.name)

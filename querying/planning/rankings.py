@@ -17,6 +17,8 @@ from querying.planning.cues import (
     GROUPED,
     SUPERLATIVE,
     THRESHOLD,
+    TOTAL,
+    TOTALS,
     comparison,
     counted_noun,
 )
@@ -43,6 +45,7 @@ class RankCue:
     having: tuple[str, float] | None
     words: str                # what is counted, in the schema's words
     group: str | None = None  # "how many staff in each department": the class of every group, all kept
+    fn: str = "count"         # "the average price per supplier": an aggregate of the attribute's values
 
 
 class RankingReadings:
@@ -67,7 +70,7 @@ class RankingReadings:
                 continue
             rank = Rank(path=[Step(property=p, inverse=inv) for p, inv in key],
                         counted=self.vocab.by_iri[rc.counted].name if rc.counted else None, order=rc.order,
-                        having=rc.having, every=rc.group is not None)
+                        having=rc.having, every=rc.group is not None, fn=rc.fn)
             clause = text.replace("X", f"{rc.cue.group(0) if rc.having else rc.order} {rc.words}")
             lead = f"which {self.names.class_words[target]}"
             name = self.vocab.by_iri[target].name
@@ -114,18 +117,36 @@ class RankingReadings:
     def _grouped(self, question: str, anchors: list[Anchor]) -> RankCue | None:
         """"How many employees work in each department?": a count per group, every group kept."""
         text = masked(question, [a for a in anchors if not a.is_value])
-        group, counting = GROUPED.search(text), COUNTING.search(text)
-        if group is None or counting is None:
+        group, counting, total = GROUPED.search(text), COUNTING.search(text), TOTAL.search(text)
+        if group is None or counting is None and total is None:
             return None
         grouped = self.names.class_named_by(group.group("group"))
+        if total is not None and counting is None:
+            return self._grouped_total(total, grouped)
         counted = self.names.class_named_by(counted_noun(text, COUNTING))
         if grouped is None or counted is None or grouped == counted:
             return None
         return RankCue(counting, False, counted, None, "most", None, self.names.class_names[counted][0], grouped)
 
+    def _grouped_total(self, total: re.Match, grouped: str | None) -> RankCue | None:
+        """"The average unit cost of parts per supplier": an aggregate of an attribute's values, per group."""
+        words = total.group("words") or total.group("words2") or ""
+        attribute = self.names.attribute_named_by(words)
+        if grouped is None or attribute is None or not attribute.domains:
+            return None
+        return RankCue(total, False, None, attribute, "most", None, property_words(attribute), grouped,
+                       TOTALS[" ".join((total.group("fn") or total.group("fn2")).lower().split())])
+
     def _paths(self, rc: RankCue) -> Paths:
         """The paths from a ranked class to what is counted."""
         attribute = rc.attribute
+        if attribute is not None and rc.fn != "count":  # the group's path to the things that hold the values
+            holder = attribute.domains[0]
+            ends = {(c.iri, ()): (f"{{T}} has {rc.words}", 1.0, ()) for c in self.vocab.classes
+                    if self.vocab.fit(c.iri, attribute.domains) == 1.0}
+            walks = {**ends, **self.paths.schema_paths(Anchor((), rc.words, classes=(holder,)))}
+            return {(t, (*key, *step_key(Step(property=attribute.name)))): (text, fit, (*mids, holder))
+                    for (t, key), (text, fit, mids) in walks.items()}
         if attribute is not None:  # "the most research interests": values of the property, counted
             return {(c.iri, step_key(Step(property=attribute.name))): (f"{{T}} has {rc.order} {rc.words}", 1.0, ())
                     for c in self.vocab.classes if attribute.domains and self.vocab.fit(c.iri, attribute.domains) == 1.0}

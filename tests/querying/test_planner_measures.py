@@ -240,3 +240,12 @@ def test_more_ways_english_ranks_compares_and_totals(nursery):
     ans = ask(nursery, "Which gardeners don't have a phone number?")
     assert "Rhea Moult" in ans.text and "Quinn" not in ans.text, ans.text
     assert ask(nursery, "By how much does the Churchyard Yew outgrow the Silver Birch Sapling?").layer == "none"
+
+
+def test_a_total_per_group_reads_every_group_each_thing_once(nursery):
+    """"per nursery": every group with its total; two plants of one height at one nursery both count."""
+    ans = ask(nursery, "What is the total height of plants per nursery?")
+    assert ans.layer == "ontology" and "Fernhill Nursery: 10.0" in ans.text and "Marsh End Growers: 7.1" in ans.text, \
+        ans.text
+    ans = ask(nursery, "What is the average sale price of plants per nursery?")
+    assert "Marsh End Growers: 114.0" in ans.text, ans.text
