@@ -209,8 +209,10 @@ def word_forms(word: str) -> set[str]:
     out = {word}
     if word.endswith("ies") and len(word) > 4:
         out.add(word[:-3] + "y")
-    if word.endswith("es") and len(word) > 3 and word[:-2].endswith(("s", "x", "z", "ch", "sh", "o")):
-        out.add(word[:-2])  # English adds -es after a sibilant or an o ("boxes", "heroes"); "trees" is tree+s
+    if word.endswith("es") and len(word) > 3 and word[:-2].endswith(("ss", "x", "z", "ch", "sh", "o")):
+        # English adds -es after a sibilant or an o ("boxes", "classes", "heroes"); "trees", "courses" and
+        # "houses" are tree, course and house + s (a single s before -es is far more often an e-word's)
+        out.add(word[:-2])
     if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
         out.add(word[:-1])
     return out
