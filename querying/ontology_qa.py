@@ -259,7 +259,7 @@ class OntologyAnswerer:
             # the first place, ties included
             rows = [r for r in rows if r.get("n") == rows[0].get("n")]
         if plan is not None and plan.order is not None:  # the first k by their value, ties included
-            rows = first_ordered(rows, plan.order.k)
+            rows = first_ordered(rows, plan.order.k, plan.order.skip)
         evidence = [SparqlEvidence(plan=_plan_dict(plan), query=query, rows=rows[:self.cfg.max_rows * EVIDENCE_ROWS])]
         if not rows and not options and draft is not None and polar(draft, rows) is False:
             # a yes/no question whose reading finds nothing: the answer is no

@@ -66,6 +66,7 @@ class Order(BaseModel):
     property: str = Field(description="a datatype property of the answers (short name)")
     descending: bool = True
     k: int = Field(1, ge=1, le=MAX_CANDIDATES)
+    skip: int = Field(0, ge=0, le=MAX_CANDIDATES, description="places passed over first (\"the second cheapest\": 1)")
 
 
 Aggregate = Literal["avg", "sum", "min", "max"]
@@ -301,17 +302,20 @@ def _aggregated(fn: str, lines: list[str], var: str) -> str:
             f"\nHAVING (COUNT({var}) > 0)")
 
 
-def first_ordered(rows: list[dict[str, str]], k: int) -> list[dict[str, str]]:
-    """An ordered plan's rows cut to the first `k` answers and every answer tied with the k-th."""
-    seen: list[str] = []
-    out = []
+def first_ordered(rows: list[dict[str, str]], k: int, skip: int = 0) -> list[dict[str, str]]:
+    """An ordered plan's rows cut to the answers in places skip+1 … skip+k, every answer tied with the
+    last of them kept (and none tied with the places passed over: a tie spans them)."""
+    places: dict[str, int] = {}
     for r in rows:
-        if r.get("x") not in seen:
-            if len(seen) >= k and r.get("v") != out[-1].get("v"):
-                break
-            seen.append(r.get("x", ""))
-        out.append(r)
-    return out
+        places.setdefault(r.get("x", ""), len(places))
+    values = {r.get("x", ""): r.get("v") for r in rows}
+    order = list(places)
+    if skip >= len(order):
+        return []
+    last = order[min(len(order), skip + k) - 1]
+    skipped = {values[x] for x in order[:skip]}
+    kept = {x for i, x in enumerate(order) if skip <= i < skip + k or (i >= skip + k and values[x] == values[last])}
+    return [r for r in rows if r.get("x", "") in kept and values[r.get("x", "")] not in skipped]
 
 
 def _condition(c: Constraint, var: str, vocab: Vocab) -> str:

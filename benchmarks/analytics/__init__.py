@@ -113,7 +113,8 @@ def run_questions(answerer, questions: list[dict[str, Any]], progress: Progress)
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     def of(rs: list[dict[str, Any]]) -> dict[str, Any]:
         n = len(rs) or 1
-        return {"questions": len(rs), "f1": round(sum(r["f1"] for r in rs) / n, 3),
+        return {"questions": len(rs), "p": round(sum(r["p"] for r in rs) / n, 3),
+                "r": round(sum(r["r"] for r in rs) / n, 3), "f1": round(sum(r["f1"] for r in rs) / n, 3),
                 "answered": round(sum(r["answered"] for r in rs) / n, 3),
                 "wrong": round(sum(r["wrong"] for r in rs) / n, 3),
                 "calls_median": statistics.median([r["calls"] for r in rs]) if rs else 0,
@@ -135,8 +136,9 @@ def markdown(domains: dict[str, dict[str, Any]]) -> str:
         lines += [f"## {name}", "", f"{s['all']['questions']} questions: mean F1 **{s['all']['f1']}**, answered "
                   f"{s['all']['answered']:.0%}, wrong **{s['all']['wrong']:.1%}**, median model calls "
                   f"{s['all']['calls_median']}, p50 {s['all']['ms_p50']} ms.", ""]
-        lines.append(md_table(["kind", "questions", "F1", "answered", "wrong", "p50 ms"],
-                          [[k, v["questions"], v["f1"], f"{v['answered']:.0%}", f"{v['wrong']:.0%}", v["ms_p50"]]
+        lines.append(md_table(["kind", "questions", "P", "R", "F1", "answered", "wrong", "p50 ms"],
+                          [[k, v["questions"], v["p"], v["r"], v["f1"], f"{v['answered']:.0%}", f"{v['wrong']:.0%}",
+                            v["ms_p50"]]
                            for k, v in s["kinds"].items()]))
         lines.append("")
     return "\n".join(lines)

@@ -292,9 +292,29 @@ def _derived(cat: Catalogue, rnd: random.Random) -> list[dict[str, Any]]:
     ]
 
 
+def _places_and_order(cat: Catalogue, rnd: random.Random) -> list[dict[str, Any]]:
+    """Places past the first ("the second cheapest", "the 2nd to 4th heaviest"), lists in an asked
+    order (scored as sets), and groups ranked by an average."""
+    out = []
+    for kind in KINDS:
+        things = sorted(cat.of(kind), key=lambda t: t.facts["price"])
+        out.append(_q("places", f"Which is the second cheapest {kind.lower()}?", [(things[1].iri,)]))
+        heavy = sorted(cat.of(kind), key=lambda t: -t.facts["weight"])
+        out.append(_q("places", f"List the 2nd to 3rd heaviest {PLURAL[kind]}.", [(t.iri,) for t in heavy[1:3]]))
+        out.append(_q("sorted", f"List the {PLURAL[kind]} sorted by width, widest first.",
+                      [(t.iri,) for t in cat.of(kind)]))
+    sups = cat.of("Supplier")
+    cost = {s.iri: mean(p.facts["unitCost"] for p in _members(cat, "suppliedBy", s.iri)) for s in sups}
+    out.append(_q("rank_total", "Which supplier has the highest average unit cost?",
+                  [(s,) for s, v in cost.items() if v == max(cost.values())]))
+    out.append(_q("rank_total", "Which supplier has the lowest average unit cost?",
+                  [(s,) for s, v in cost.items() if v == min(cost.values())]))
+    return out
+
+
 MAKERS: list[Callable[[Catalogue, random.Random], list[dict[str, Any]]]] = [
     _lookups, _superlative, _top_k, _filters, _filter_superlative, _dates, _counts, _aggregates, _groups,
-    _negation, _yes_no, _several, _value_sets, _names, _derived]
+    _negation, _yes_no, _several, _value_sets, _names, _derived, _places_and_order]
 
 
 def other_wordings(cat: Catalogue, rnd: random.Random) -> list[dict[str, Any]]:

@@ -254,3 +254,6 @@ MORE_WORDS = ("more than", "over", "above", "greater than", "higher than", "larg
 LESS_WORDS = ("less than", "fewer than", "under", "below", "lower than", "smaller than", "at most", "up to")
 # a year's prepositions → its test ("released after 2023", "joined before 2012", "in 2021")
 YEAR_WORDS = {"after": "gt", "since": "ge", "before": "lt", "until": "le", "in": "eq", "during": "eq"}
+# the ordinals of a rank ("the second cheapest", "the 11th to 20th largest")
+ORDINALS = {w: i for i, w in enumerate(
+    "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split())}

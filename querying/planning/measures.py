@@ -22,6 +22,7 @@ from pyramid.reading.english import (
     GRADABLE,
     LESS_WORDS,
     MORE_WORDS,
+    ORDINALS,
     RANKING_ADJECTIVES,
     UNIT_SPELLINGS,
     UNIT_WORDS,
@@ -36,14 +37,14 @@ from querying.planning.records import Anchor, QuestionReading
 from querying.planning.vectors import QueryVectors
 from querying.planning.weights import FIRM
 from querying.planning.wording import forms
-from querying.sparql_plan import Aggregate, Constraint, Order, QueryPlan, Step
+from querying.sparql_plan import MAX_CANDIDATES, Aggregate, Constraint, Order, QueryPlan, Step
 
 NUMERIC = ("integer", "int", "long", "short", "decimal", "double", "float", "nonNegativeInteger",
            "positiveInteger", "gYear")
 TEMPORAL = ("date", "dateTime", "dateTimeStamp")
 MEASURE_LIKENESS = 0.3    # a dimension's words and a property's name, at least, when no unit decides
 # the cues worth parsing a question for: a superlative, a comparison, a year, a total
-_MAYBE = re.compile(r"\w+est\b|\bmost\b|\bleast\b|\w+er\s+than\b|\d|\b(?:average|mean|total|sum|maximum|minimum|"
+_MAYBE = re.compile(r"\bby\b|\w+est\b|\bmost\b|\bleast\b|\w+er\s+than\b|\d|\b(?:average|mean|total|sum|maximum|minimum|"
                     r"together|altogether|combined)\b|"
                     r"\bhow\s+many\b|\bnumber\s+of\b", re.IGNORECASE)
 _SUPERLATIVE_WORD = re.compile(r"\w{2,}est\b|\bmost\b|\bleast\b", re.IGNORECASE)
@@ -53,6 +54,9 @@ _COMPARE = re.compile(rf"\b(?P<cue>{_CUES})\s+{_NUMBER}", re.IGNORECASE)
 _COMPARATIVE = re.compile(rf"\b(?P<adj>[^\W\d_]+(?:er|ier))\s+than\s+{_NUMBER}", re.IGNORECASE)
 _BETWEEN = re.compile(r"\bbetween\s+(?P<pre>[€$£])?\s?(?P<lo>\d[\d,]*(?:\.\d+)?)\s+and\s+[€$£]?\s?"
                       r"(?P<hi>\d[\d,]*(?:\.\d+)?)(?:\s?(?P<unit>[€$£%]|[^\W\d_]+))?", re.IGNORECASE)
+_SORTED = re.compile(r"\b(?:sorted|ordered|sort|order|ranked|arranged)\s+(?:them\s+)?by\s+(?:their\s+|the\s+)?"
+                     r"(?P<words>[^\W\d_]+(?:\s+[^\W\d_]+)?)(?:[,\s]+(?:(?P<way>desc|asc)\w*|"
+                     r"(?:(?P<much>most|least)\s+)?(?P<end>[^\W\d_]+)\s+first))?", re.IGNORECASE)
 _AMOUNT = re.compile(rf"(?<![\w.]){_NUMBER}", re.IGNORECASE)
 # the units a number may be written in: every unit name, and the spans of time people count in
 UNIT_NAMES = frozenset({*(forms(u)[0] for u in UNIT_WORDS.values()), *UNIT_WORDS,
@@ -64,13 +68,14 @@ _YEAR = re.compile(rf"\b(?P<cue>{one_of(YEAR_WORDS)})\s+(?P<year>1\d{{3}}|2\d{{3
 @dataclass(frozen=True)
 class Ranked:
     """A superlative: what it measures (a dimension's words, or the noun naming the property), which
-    end (+1 the most), how many, and the noun it qualifies."""
+    end (+1 the most), how many, the noun it qualifies, and the places passed over ("the second …")."""
 
     dimension: str
     sign: int
     by_noun: bool
     k: int
     head: str
+    skip: int = 0
 
 
 @dataclass(frozen=True)
@@ -126,12 +131,15 @@ class MeasureReadings:
             return []
         named = [a for a in anchors if not a.is_value]
         text = _blanked(question, named)
-        ranked = self._ranked(text)
+        ranked = self._ranked(_SORTED.sub(" ", text))  # "sorted by price, highest first" ranks nothing
         compared = _compared(text)
         # a total per group ("the average price per supplier") is a ranking's (see rankings._grouped)
         total = TOTAL.search(text) if not GROUPED.search(text) else None
         counting = bool(COUNTING.search(text))
-        if ranked is None and not compared and total is None and not (counting and not anchors and not readings):
+        if ranked is not None and TOTAL.search(text):
+            return []  # "the highest average cost": a ranking by a total (see rankings._ranked_total)
+        if ranked is None and not compared and total is None and not _SORTED.search(text) and \
+                not (counting and not anchors and not readings):
             return []
         target = self._target(question, text, anchors, ranked)
         # "Does X cost more than 400 euros?": a yes/no question about one named thing measures that thing
@@ -143,7 +151,7 @@ class MeasureReadings:
         measures = [p for p in self.vocab.properties_of(target, "datatype") if _kind(p)]
         read = [(cmp, c) for cmp in compared if (c := self._constraint(cmp, measures)) is not None]
         filters = [c for _, c in read]
-        order = self._order(ranked, measures) if ranked else None
+        order = self._order(ranked, measures) if ranked else self._sorted(text, target)
         aggregate = self._aggregate(total, measures) if total and order is None else None
         if order is None and aggregate is None and not filters and (
                 anchors or readings or not counting or self.names.class_named_by(counted_noun(text, COUNTING)) != target):
@@ -197,7 +205,8 @@ class MeasureReadings:
                 if self.names.class_named_by(phrase) is None or self.names.attribute_named_by(phrase):
                     return Ranked(phrase, RANKING_ADJECTIVES[base], True, k, "")
             dimension, own = GRADABLE.get(base, (adj.text, 1))
-            return Ranked(dimension, sign * own, False, k, head)
+            skip, span = _places(doc, i)
+            return Ranked(dimension, sign * own, False, span or k, head, skip)
         return None
 
     def _target(self, question: str, text: str, anchors: list[Anchor], ranked: Ranked | None) -> str | None:
@@ -247,7 +256,20 @@ class MeasureReadings:
             return None
         # a date measures age backwards: the oldest has the earliest date
         sign = -ranked.sign if ranked.dimension == AGE and _kind(p) == "date" else ranked.sign
-        return Order(property=p.name, descending=sign > 0, k=ranked.k)
+        return Order(property=p.name, descending=sign > 0, k=ranked.k, skip=ranked.skip)
+
+    def _sorted(self, text: str, target: str) -> Order | None:
+        """"… sorted by price, highest first": every answer, in that order (any attribute the class has:
+        text sorts as text)."""
+        m = _SORTED.search(text)
+        if m is None:
+            return None
+        held = self.vocab.properties_of(target, "datatype")
+        named = self.names.attribute_named_by(m.group("words"))
+        p = named if named in held else self._measure(m.group("words"), [q for q in held if _kind(q)])
+        if p is None:
+            return None
+        return Order(property=p.name, descending=_descending(m, _kind(p) == "date"), k=MAX_CANDIDATES)
 
     def _constraint(self, cmp: Compared, measures: list[Term]) -> Constraint | None:
         if cmp.unit and not cmp.year and any(self.names.names(c, set(forms(cmp.unit))) for c in self.names.class_names):
@@ -362,3 +384,37 @@ def _verb_before(doc, i: int):
     if j >= 0 and doc[j].lower_ == "the":
         j -= 1
     return doc[j] if j >= 0 and doc[j].pos_ == "VERB" else None
+
+
+def _places(doc, i: int) -> tuple[int, int]:
+    """"the second cheapest": (1, 1); "the 11th to 20th largest": (10, 10); (0, 0) when unsaid."""
+    before = [t.lower_ for t in doc[max(0, i - 4):i]]
+    ordinals = [_ordinal(w) for w in before]
+    found = [n for n in ordinals if n]
+    if len(found) >= 2 and "to" in before and found[-1] >= found[-2]:
+        return found[-2] - 1, found[-1] - found[-2] + 1
+    if ordinals and ordinals[-1] and ordinals[-1] > 1:
+        return ordinals[-1] - 1, 1
+    return 0, 0
+
+
+def _ordinal(word: str) -> int:
+    """'second' → 2, '11th' → 11; 0 for anything else."""
+    if word in ORDINALS:
+        return ORDINALS[word]
+    m = re.fullmatch(r"(\d+)(?:st|nd|rd|th)", word)
+    return int(m.group(1)) if m else 0
+
+
+def _descending(m: re.Match, dates: bool) -> bool:
+    """Which way a sort runs: "desc", "widest first", "most expensive first", "oldest first" (of dates:
+    the earliest, ascending); ascending when unsaid."""
+    if m.group("way"):
+        return m.group("way").lower() == "desc"
+    end = m.group("end")
+    if not end:
+        return False
+    base = base_adjective(end)
+    dimension, sign = GRADABLE.get(base, ("", RANKING_ADJECTIVES.get(base, 1)))
+    sign = -sign if m.group("much") and m.group("much").lower() == "least" else sign
+    return (sign < 0) if dimension == AGE and dates else sign > 0

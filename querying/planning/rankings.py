@@ -26,9 +26,12 @@ from querying.planning.names import SchemaNames, property_words
 from querying.planning.paths import PathFinder, Paths, step_key
 from querying.planning.records import MAX_ANCHOR_IRIS, Anchor, QuestionReading
 from querying.planning.weights import FIRM
-from querying.planning.wording import masked
+from querying.planning.wording import forms, masked
 from querying.sparql_plan import QueryPlan, Rank, Step
 
+# "the highest average", "the lowest total": a ranking adjective before a total ranks by it
+RANKED_TOTAL = re.compile(r"\b(highest|largest|greatest|biggest|top|lowest|smallest|least)\b", re.IGNORECASE)
+LOWEST = {"lowest", "smallest", "least"}
 COMPARED = 2              # a comparative ranks the instances the question names: two of them at least
 
 
@@ -46,6 +49,7 @@ class RankCue:
     words: str                # what is counted, in the schema's words
     group: str | None = None  # "how many staff in each department": the class of every group, all kept
     fn: str = "count"         # "the average price per supplier": an aggregate of the attribute's values
+    ranked: str | None = None  # "which supplier has the highest average cost": the class ranked by it
 
 
 class RankingReadings:
@@ -61,12 +65,12 @@ class RankingReadings:
         that class that keeps the question's anchors ("which department of faculty X has the most
         staff?"). A threshold ("more than 100 subjects") keeps every instance past it; a comparative
         ("X or Y: which has more staff?") ranks the instances the question names."""
-        rc = self._cue(question, anchors) or self._grouped(question, anchors)
+        rc = self._cue(question, anchors) or self._grouped(question, anchors) or self._ranked_total(question, anchors)
         if rc is None:
             return []
         out = []
         for (target, key), (text, fit, mids) in self._paths(rc).items():
-            if target == rc.counted or fit < 1.0 or rc.group is not None and target != rc.group:
+            if target == rc.counted or fit < 1.0 or (rc.group or rc.ranked) not in (None, target):
                 continue
             rank = Rank(path=[Step(property=p, inverse=inv) for p, inv in key],
                         counted=self.vocab.by_iri[rc.counted].name if rc.counted else None, order=rc.order,
@@ -128,14 +132,38 @@ class RankingReadings:
             return None
         return RankCue(counting, False, counted, None, "most", None, self.names.class_names[counted][0], grouped)
 
+    def _ranked_total(self, question: str, anchors: list[Anchor]) -> RankCue | None:
+        """"Which supplier has the highest average part cost?": the asked class's things ranked by an
+        aggregate of the values they reach, the first kept."""
+        text = masked(question, [a for a in anchors if not a.is_value])
+        top, total = RANKED_TOTAL.search(text), TOTAL.search(text)
+        asked = self.names.asked_class(question, anchors)
+        if top is None or total is None or asked is None or top.end() > total.start():
+            return None
+        rc = self._grouped_total(total, asked)
+        if rc is None:
+            return None
+        way: Literal["most", "fewest"] = "fewest" if top.group(1).lower() in LOWEST else "most"
+        return RankCue(rc.cue, False, None, rc.attribute, way, None, rc.words, None, rc.fn, asked)
+
     def _grouped_total(self, total: re.Match, grouped: str | None) -> RankCue | None:
         """"The average unit cost of parts per supplier": an aggregate of an attribute's values, per group."""
         words = total.group("words") or total.group("words2") or ""
-        attribute = self.names.attribute_named_by(words)
+        attribute = self.names.attribute_named_by(words) or self._by_head(words)
         if grouped is None or attribute is None or not attribute.domains:
             return None
         return RankCue(total, False, None, attribute, "most", None, property_words(attribute), grouped,
                        TOTALS[" ".join((total.group("fn") or total.group("fn2")).lower().split())])
+
+    def _by_head(self, words: str) -> Term | None:
+        """The one datatype property whose name ends in the last of these words ("part cost" → unit
+        cost: English puts a name's kind last)."""
+        said = forms(words)
+        if not said:
+            return None
+        fits = [p for p in self.vocab.properties if p.kind == "datatype" and p.domains
+                and forms(property_words(p))[-1:] == said[-1:]]
+        return fits[0] if len(fits) == 1 else None
 
     def _paths(self, rc: RankCue) -> Paths:
         """The paths from a ranked class to what is counted."""

@@ -249,3 +249,16 @@ def test_a_total_per_group_reads_every_group_each_thing_once(nursery):
         ans.text
     ans = ask(nursery, "What is the average sale price of plants per nursery?")
     assert "Marsh End Growers: 114.0" in ans.text, ans.text
+
+
+def test_places_sorting_and_a_ranking_by_an_average(nursery):
+    """"the second cheapest" passes one place over; "sorted by height, tallest first" lists every answer in
+    that order; "the nursery with the highest average price" ranks groups by an aggregate."""
+    ans = ask(nursery, "Which is the second cheapest tree?")
+    assert ans.layer == "ontology" and "Old Moss Oak" in ans.text and "Birch" not in ans.text, ans.text
+    assert "Yew" not in ans.text, ans.text
+    ans = ask(nursery, "List the trees sorted by height, highest first.")
+    names = [part.split(":")[0].strip() for part in ans.text.split(" | ")]
+    assert names[-1] == "Silver Birch Sapling" and len(names) == 3, ans.text
+    ans = ask(nursery, "Which nursery has the highest average sale price?")
+    assert "Marsh End Growers" in ans.text and "Fernhill" not in ans.text, ans.text
