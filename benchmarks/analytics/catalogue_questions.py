@@ -309,6 +309,10 @@ def _places_and_order(cat: Catalogue, rnd: random.Random) -> list[dict[str, Any]
                   [(s,) for s, v in cost.items() if v == max(cost.values())]))
     out.append(_q("rank_total", "Which supplier has the lowest average unit cost?",
                   [(s,) for s, v in cost.items() if v == min(cost.values())]))
+    out.append(_q("having_total", "Which suppliers have an average unit cost above 30 euros?",
+                  [(s,) for s, v in cost.items() if v > 30]))
+    out.append(_q("having_total", "Which suppliers have an average unit cost under 25 euros?",
+                  [(s,) for s, v in cost.items() if v < 25]))
     return out
 
 

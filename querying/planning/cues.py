@@ -88,11 +88,21 @@ DERIVED = re.compile(r"\b(difference|ratio|percentage|percent|proportion|fractio
 TOTAL = re.compile(r"\b(?P<fn>average|mean|total|sum|combined|maximum|minimum)\b(?:\s+of)?\s+"
                         r"(?:the\s+|all\s+)?(?P<words>[^\W\d_]+(?:\s+[^\W\d_]+)?)"
                         # "what do all our monitors cost together?": the verb before says what is summed
-                        r"|\b(?P<words2>[^\W\d_]+)\s+(?P<fn2>together|altogether|combined|in\s+total)\b",
+                        r"|\b(?P<words2>[^\W\d_]+)\s+(?P<fn2>together|altogether|in\s+total)\b",
                         re.IGNORECASE)
 TOTALS: dict[str, Aggregate] = {"average": "avg", "mean": "avg", "total": "sum", "sum": "sum",
                                     "combined": "sum", "maximum": "max", "minimum": "min", "together": "sum",
                                     "altogether": "sum", "in total": "sum"}
+
+def total_cue(text: str) -> re.Match | None:
+    """The question's total (TOTAL), unless what it totals is a count ("the combined staff count" counts)."""
+    for m in TOTAL.finditer(text):
+        words = (m.group("words") or m.group("words2") or "").lower()
+        if not COUNTING.search(m.group(0)) and not re.search(r"\b(?:count|tally|number)\b", m.group(0), re.IGNORECASE) \
+                and words.split()[0] not in STOPWORDS:
+            return m
+    return None
+
 
 # a count per group: "in each department", "per supplier", "for every ward"
 GROUPED = re.compile(r"\b(?:each|every|per)\s+(?P<group>[^\W\d_]+)", re.IGNORECASE)

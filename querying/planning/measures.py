@@ -31,7 +31,7 @@ from pyramid.reading.english import (
 )
 from pyramid.vocab import Term, Vocab
 from querying.planning.anchors import strength
-from querying.planning.cues import COUNTING, GROUPED, POLAR, TOTAL, TOTALS, counted_noun, one_of
+from querying.planning.cues import COUNTING, GROUPED, POLAR, TOTALS, counted_noun, one_of, total_cue
 from querying.planning.names import SchemaNames, property_words
 from querying.planning.records import Anchor, QuestionReading
 from querying.planning.vectors import QueryVectors
@@ -134,9 +134,9 @@ class MeasureReadings:
         ranked = self._ranked(_SORTED.sub(" ", text))  # "sorted by price, highest first" ranks nothing
         compared = _compared(text)
         # a total per group ("the average price per supplier") is a ranking's (see rankings._grouped)
-        total = TOTAL.search(text) if not GROUPED.search(text) else None
+        total = total_cue(text) if not GROUPED.search(text) else None
         counting = bool(COUNTING.search(text))
-        if ranked is not None and TOTAL.search(text):
+        if ranked is not None and total_cue(text):
             return []  # "the highest average cost": a ranking by a total (see rankings._ranked_total)
         if ranked is None and not compared and total is None and not _SORTED.search(text) and \
                 not (counting and not anchors and not readings):
@@ -153,6 +153,8 @@ class MeasureReadings:
         filters = [c for _, c in read]
         order = self._order(ranked, measures) if ranked else self._sorted(text, target)
         aggregate = self._aggregate(total, measures) if total and order is None else None
+        if total is not None and order is None and aggregate is None:
+            return []  # a total of what this class does not hold: another reading's (a ranking by a total)
         if order is None and aggregate is None and not filters and (
                 anchors or readings or not counting or self.names.class_named_by(counted_noun(text, COUNTING)) != target):
             return []  # nothing measured; a class counted as a whole only when nothing else is named, by its name

@@ -21,8 +21,9 @@ def polar(draft: PlanDraft, rows: list[dict[str, str]]) -> bool | None:
     others = [a for a in draft.anchors if a.spans not in used and not any(overlap(a, b) for b in best.anchors)]
     if not others:  # "Is any supplier based in X?", "Does X cost more than 400 euros?": whether anything is found
         return any(r.get("x") for r in rows)
-    if best.kind == "attribute" and any(not a.is_value for a in others):
-        return None  # a thing named is never among a value's answers: this reading cannot say
+    if best.kind == "attribute" and any(all(not a.is_value for a in others if a.spans == sp)
+                                        for sp in {a.spans for a in others}):
+        return None  # a thing named (and never a value) is not among a value's answers: this reading cannot say
     found = {r.get("x", "") for r in rows}
     values = {fold(v) for r in rows for k, v in r.items() if k not in ("x", "x_label")}
     held = {a.spans: False for a in others}  # a span read two ways (a course, a research interest): either

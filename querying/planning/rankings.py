@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from pyramid.reading.english import LESS_WORDS, MORE_WORDS
 from pyramid.vocab import Term, Vocab
 from querying.planning.anchors import strength
 from querying.planning.cues import (
@@ -17,10 +18,11 @@ from querying.planning.cues import (
     GROUPED,
     SUPERLATIVE,
     THRESHOLD,
-    TOTAL,
     TOTALS,
     comparison,
     counted_noun,
+    one_of,
+    total_cue,
 )
 from querying.planning.names import SchemaNames, property_words
 from querying.planning.paths import PathFinder, Paths, step_key
@@ -32,6 +34,10 @@ from querying.sparql_plan import QueryPlan, Rank, Step
 # "the highest average", "the lowest total": a ranking adjective before a total ranks by it
 RANKED_TOTAL = re.compile(r"\b(highest|largest|greatest|biggest|top|lowest|smallest|least)\b", re.IGNORECASE)
 LOWEST = {"lowest", "smallest", "least"}
+# a total compared with a number ("an average cost above 30 euros"): a test every group must pass
+_PAST_CUES = one_of(w.replace(" ", r"\s+") for w in (*MORE_WORDS, *LESS_WORDS))
+TOTAL_PAST = re.compile(rf"\b({_PAST_CUES})\s+[€$£]?\s?"
+                        r"(\d[\d,]*(?:\.\d+)?)", re.IGNORECASE)
 COMPARED = 2              # a comparative ranks the instances the question names: two of them at least
 
 
@@ -121,7 +127,7 @@ class RankingReadings:
     def _grouped(self, question: str, anchors: list[Anchor]) -> RankCue | None:
         """"How many employees work in each department?": a count per group, every group kept."""
         text = masked(question, [a for a in anchors if not a.is_value])
-        group, counting, total = GROUPED.search(text), COUNTING.search(text), TOTAL.search(text)
+        group, counting, total = GROUPED.search(text), COUNTING.search(text), total_cue(text)
         if group is None or counting is None and total is None:
             return None
         grouped = self.names.class_named_by(group.group("group"))
@@ -136,13 +142,20 @@ class RankingReadings:
         """"Which supplier has the highest average part cost?": the asked class's things ranked by an
         aggregate of the values they reach, the first kept."""
         text = masked(question, [a for a in anchors if not a.is_value])
-        top, total = RANKED_TOTAL.search(text), TOTAL.search(text)
+        top, total = RANKED_TOTAL.search(text), total_cue(text)
         asked = self.names.asked_class(question, anchors)
-        if top is None or total is None or asked is None or top.end() > total.start():
+        if total is None or asked is None:
+            return None
+        past = TOTAL_PAST.search(text, total.end())  # "an average unit cost above 30": every group past it
+        if (top is None or top.end() > total.start()) and past is None:
             return None
         rc = self._grouped_total(total, asked)
         if rc is None:
             return None
+        if past is not None:
+            op = "gt" if " ".join(past.group(1).lower().split()) in MORE_WORDS else "lt"
+            having = (op, float(past.group(2).replace(",", "")))
+            return RankCue(rc.cue, False, None, rc.attribute, "most", having, rc.words, None, rc.fn, asked)
         way: Literal["most", "fewest"] = "fewest" if top.group(1).lower() in LOWEST else "most"
         return RankCue(rc.cue, False, None, rc.attribute, way, None, rc.words, None, rc.fn, asked)
 

@@ -262,3 +262,9 @@ def test_places_sorting_and_a_ranking_by_an_average(nursery):
     assert names[-1] == "Silver Birch Sapling" and len(names) == 3, ans.text
     ans = ask(nursery, "Which nursery has the highest average sale price?")
     assert "Marsh End Growers" in ans.text and "Fernhill" not in ans.text, ans.text
+
+
+def test_a_condition_on_a_total_keeps_every_group_past_it(nursery):
+    ans = ask(nursery, "Which nurseries have an average sale price above 100 pounds?")
+    assert ans.layer == "ontology" and "Marsh End Growers" in ans.text and "Fernhill" not in ans.text, ans.text
+    assert ask(nursery, "What is the combined plant count of Fernhill Nursery?").text.strip() != "0"
