@@ -206,5 +206,23 @@ def run(out_dir: Path, *, data: Path | None = None, limit: int | None = None, ki
         answerer.answer("How many faculties are there?")  # loads the indexes once
         rows = run_questions(answerer, chosen(qs), progress)
         domains["PolyU ontology"] = {"summary": summary(rows), "questions": rows}
+    schema_owl = Path(data or "") / "lubm" / "univ-bench.owl"
+    if data is not None and schema_owl.exists():
+        domains["LUBM (one university)"] = _lubm(schema_owl, chosen, progress)
     write_report(out_dir, NAME, {"domains": domains}, markdown(domains))
     return domains
+
+
+def _lubm(schema_owl: Path, chosen, progress: Progress) -> dict[str, Any]:
+    """A generated LUBM university in a fresh workspace, asked the LUBM questions."""
+    from benchmarks.analytics.lubm import DEPARTMENTS
+    from benchmarks.analytics.lubm import questions as lubm_questions
+    from benchmarks.lubm.generator import generate as generate_lubm
+
+    with tempfile.TemporaryDirectory(prefix="polyrag-analytics-lubm-") as tmp:
+        files = generate_lubm(1, Path(tmp) / "data", departments=DEPARTMENTS)
+        session, answerer = build_workspace(schema_owl, files, Path(tmp) / "ws")
+        qs = lubm_questions(lambda q: answerer.select(q))
+        answerer.answer("How many departments are there?")  # loads the indexes once
+        rows = run_questions(answerer, chosen(qs), progress)
+    return {"summary": summary(rows), "questions": rows}
