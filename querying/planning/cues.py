@@ -13,6 +13,8 @@ from pyramid.reading.english import (
     AUXILIARIES,
     BEFORE_COUNTED_NOUN,
     CARDINALS,
+    LESS_WORDS,
+    MORE_WORDS,
     PLACE_PREPOSITIONS,
     STOPWORDS,
 )
@@ -75,6 +77,18 @@ LOCATIVE = re.compile(rf"\b({'|'.join(sorted(PLACE_PREPOSITIONS))})$")
 NUMBER_TOKEN = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]*\d)")
 _NOUN_CUE = re.compile(r"(?:head\s?)?counts?|tally|total", re.IGNORECASE)
 _AFTER_NOUN = re.compile(rf"\s*(?:$|[?.!,;:]|{one_of(AFTER_A_NOUN)}\b)", re.IGNORECASE)
+
+
+# the words that compare a value with a number ("above", "less than", "at least"; english.MORE_WORDS and
+# LESS_WORDS), as a regex alternation, and the test each makes
+COMPARING = one_of(w.replace(" ", r"\s+") for w in (*MORE_WORDS, *LESS_WORDS))
+_BOUNDS = {"at least": "ge", "at most": "le", "up to": "le"}
+
+
+def comparison_op(words: str) -> str:
+    """"more than" → gt, "at least" → ge, "under" → lt, "up to" → le."""
+    said = " ".join(words.lower().split())
+    return _BOUNDS.get(said, "gt" if said in MORE_WORDS else "lt")
 
 
 # a value derived from others (a difference, a ratio, a share, "how much heavier … than"): no plan says

@@ -20,8 +20,6 @@ from pyramid.reading.english import (
     AGE,
     CARDINALS,
     GRADABLE,
-    LESS_WORDS,
-    MORE_WORDS,
     ORDINALS,
     RANKING_ADJECTIVES,
     UNIT_SPELLINGS,
@@ -31,7 +29,17 @@ from pyramid.reading.english import (
 )
 from pyramid.vocab import Term, Vocab
 from querying.planning.anchors import strength
-from querying.planning.cues import COUNTING, GROUPED, POLAR, TOTALS, counted_noun, one_of, total_cue
+from querying.planning.cues import (
+    COMPARING,
+    COUNTING,
+    GROUPED,
+    POLAR,
+    TOTALS,
+    comparison_op,
+    counted_noun,
+    one_of,
+    total_cue,
+)
 from querying.planning.names import SchemaNames, property_words
 from querying.planning.records import Anchor, QuestionReading
 from querying.planning.vectors import QueryVectors
@@ -49,8 +57,7 @@ _MAYBE = re.compile(r"\bby\b|\w+est\b|\bmost\b|\bleast\b|\w+er\s+than\b|\d|\b(?:
                     r"\bhow\s+many\b|\bnumber\s+of\b", re.IGNORECASE)
 _SUPERLATIVE_WORD = re.compile(r"\w{2,}est\b|\bmost\b|\bleast\b", re.IGNORECASE)
 _NUMBER = r"(?P<pre>[€$£])?\s?(?P<num>\d[\d,]*(?:\.\d+)?)(?:\s?(?P<unit>[€$£%]|[^\W\d_]+))?"
-_CUES = one_of(w.replace(" ", r"\s+") for w in (*MORE_WORDS, *LESS_WORDS))
-_COMPARE = re.compile(rf"\b(?P<cue>{_CUES})\s+{_NUMBER}", re.IGNORECASE)
+_COMPARE = re.compile(rf"\b(?P<cue>{COMPARING})\s+{_NUMBER}", re.IGNORECASE)
 _COMPARATIVE = re.compile(rf"\b(?P<adj>[^\W\d_]+(?:er|ier))\s+than\s+{_NUMBER}", re.IGNORECASE)
 _BETWEEN = re.compile(r"\bbetween\s+(?P<pre>[€$£])?\s?(?P<lo>\d[\d,]*(?:\.\d+)?)\s+and\s+[€$£]?\s?"
                       r"(?P<hi>\d[\d,]*(?:\.\d+)?)(?:\s?(?P<unit>[€$£%]|[^\W\d_]+))?", re.IGNORECASE)
@@ -319,8 +326,7 @@ def _compared(text: str) -> list[Compared]:
     2023" (a year against a date)."""
     out = []
     for m in _COMPARE.finditer(text):
-        cue = " ".join(m.group("cue").lower().split())
-        op = {"at least": "ge", "at most": "le", "up to": "le"}.get(cue, "gt" if cue in MORE_WORDS else "lt")
+        op = comparison_op(m.group("cue"))
         before = re.findall(r"[^\W\d_]+", text[:m.start()])[-1:]
         out.append(Compared(op, m.group("num").replace(",", ""), _unit(m), " ".join(before), span=m.span("num")))
     for m in _BETWEEN.finditer(text):  # "between 300 and 900 euros": both ends kept

@@ -8,11 +8,11 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from pyramid.reading.english import LESS_WORDS, MORE_WORDS
 from pyramid.vocab import Term, Vocab
 from querying.planning.anchors import strength
 from querying.planning.cues import (
     COMPARATIVE,
+    COMPARING,
     COUNTING,
     FEWEST,
     GROUPED,
@@ -20,8 +20,8 @@ from querying.planning.cues import (
     THRESHOLD,
     TOTALS,
     comparison,
+    comparison_op,
     counted_noun,
-    one_of,
     total_cue,
 )
 from querying.planning.names import SchemaNames, property_words
@@ -35,8 +35,7 @@ from querying.sparql_plan import QueryPlan, Rank, Step
 RANKED_TOTAL = re.compile(r"\b(highest|largest|greatest|biggest|top|lowest|smallest|least)\b", re.IGNORECASE)
 LOWEST = {"lowest", "smallest", "least"}
 # a total compared with a number ("an average cost above 30 euros"): a test every group must pass
-_PAST_CUES = one_of(w.replace(" ", r"\s+") for w in (*MORE_WORDS, *LESS_WORDS))
-TOTAL_PAST = re.compile(rf"\b({_PAST_CUES})\s+[€$£]?\s?"
+TOTAL_PAST = re.compile(rf"\b({COMPARING})\s+[€$£]?\s?"
                         r"(\d[\d,]*(?:\.\d+)?)", re.IGNORECASE)
 COMPARED = 2              # a comparative ranks the instances the question names: two of them at least
 
@@ -153,8 +152,7 @@ class RankingReadings:
         if rc is None:
             return None
         if past is not None:
-            op = "gt" if " ".join(past.group(1).lower().split()) in MORE_WORDS else "lt"
-            having = (op, float(past.group(2).replace(",", "")))
+            having = (comparison_op(past.group(1)), float(past.group(2).replace(",", "")))
             return RankCue(rc.cue, False, None, rc.attribute, "most", having, rc.words, None, rc.fn, asked)
         way: Literal["most", "fewest"] = "fewest" if top.group(1).lower() in LOWEST else "most"
         return RankCue(rc.cue, False, None, rc.attribute, way, None, rc.words, None, rc.fn, asked)
