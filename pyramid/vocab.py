@@ -79,6 +79,8 @@ class Vocab:
     terms: dict[str, Term]                              # name → term
     parents: dict[str, set[str]] = field(default_factory=dict)  # class IRI → direct superclass IRIs
     by_iri: dict[str, Term] = field(init=False)
+    # ancestors are asked for millions of times while paths are enumerated; `parents` is fixed once built
+    _ancestors: dict[str, frozenset[str]] = field(init=False, default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.by_iri = {t.iri: t for t in self.terms.values()}
@@ -158,14 +160,17 @@ class Vocab:
     def get(self, name_or_iri: str) -> Term | None:
         return self.terms.get(name_or_iri) or self.by_iri.get(name_or_iri)
 
-    def ancestors(self, cls_iri: str) -> set[str]:
+    def ancestors(self, cls_iri: str) -> frozenset[str]:
+        if (known := self._ancestors.get(cls_iri)) is not None:
+            return known
         seen, todo = set(), [cls_iri]
         while todo:
             for p in self.parents.get(todo.pop(), ()):
                 if p not in seen:
                     seen.add(p)
                     todo.append(p)
-        return seen
+        self._ancestors[cls_iri] = out = frozenset(seen)
+        return out
 
     def compatible(self, a: str, b: str) -> bool:
         """One class is the other or a subclass of it, either way (an undeclared side fits anything)."""

@@ -93,8 +93,8 @@ class ReadingEnumerator:
         if near is not None:
             # a step the schema allows but the data never takes from X: counted, it is a zero — "how many
             # subjects does X offer?" of a school that offers none is 0, not a count of something else
-            for (cls_iri, key), (text, fit, mids) in self.paths.schema_paths(a).items():
-                if len(key) == 1 and (cls_iri, key) not in paths:
+            for (cls_iri, key), (text, fit, mids) in self.paths.schema_paths(a, longest=1).items():
+                if (cls_iri, key) not in paths:
                     out += [r for r in along(cls_iri, key, text, fit, mids) if r.plan.count]
         return out + self._attributes(a)
 

@@ -34,6 +34,8 @@ class PathFinder:
 
     def __init__(self, vocab: Vocab, names: SchemaNames) -> None:
         self.vocab, self.names = vocab, names
+        self._schema_paths: dict[tuple[tuple[str, ...], int], Paths] = {}
+        self._hop_table: dict[str, list[tuple[Step, Term, tuple[str, ...], float]]] | None = None
 
     def data_paths(self, near: Neighbourhood) -> Paths:
         """The readings' paths the data holds around the anchor: (answer class, steps from the answer
@@ -81,36 +83,64 @@ class PathFinder:
                     out[key] = (text, 1.0, (mid,))
         return out
 
-    def schema_paths(self, a: Anchor) -> Paths:
-        """Without the data to ask: paths of one or two object properties from every class to the
-        anchor's classes as domains and ranges allow, with how well they fit."""
-        vocab = self.vocab
-        objs = [p for p in vocab.properties if p.kind == "object"]
+    def schema_paths(self, a: Anchor, longest: int = 2) -> Paths:
+        """Without the data to ask: paths of one or two (up to `longest`) object properties from every
+        class to the anchor's classes as domains and ranges allow, with how well they fit. Kept per
+        anchor classes: a schema of some forty classes has hundreds of thousands of two-step paths."""
+        key = (a.classes, longest)
+        if (known := self._schema_paths.get(key)) is None:
+            known = self._schema_paths[key] = self._walk(a.classes, longest)
+        return dict(known)
 
-        def hops(cls: str) -> list[tuple[Step, Term, tuple[str, ...], float]]:
-            out = []
-            for p in objs:
-                if (f := vocab.fit(cls, p.domains)) > 0:
-                    out.append((Step(property=p.name), p, p.ranges, f))
-                if (f := vocab.fit(cls, p.ranges)) > 0:
-                    out.append((Step(property=p.name, inverse=True), p, p.domains, f))
-            return out
+    def _hops(self) -> dict[str, list[tuple[Step, Term, tuple[str, ...], float]]]:
+        """Every class's one-step moves: (the step, its property, where it lands, how well it fits)."""
+        if self._hop_table is None:
+            vocab = self.vocab
+            objs = [p for p in vocab.properties if p.kind == "object"]
+            table: dict[str, list[tuple[Step, Term, tuple[str, ...], float]]] = {}
+            for cls in vocab.classes:
+                out = table[cls.iri] = []
+                for p in objs:
+                    if (f := vocab.fit(cls.iri, p.domains)) > 0:
+                        out.append((Step(property=p.name), p, p.ranges, f))
+                    if (f := vocab.fit(cls.iri, p.ranges)) > 0:
+                        out.append((Step(property=p.name, inverse=True), p, p.domains, f))
+            self._hop_table = table
+        return self._hop_table
+
+    def _walk(self, classes: tuple[str, ...], longest: int) -> Paths:
+        vocab, hops = self.vocab, self._hops()
+        landing: dict[tuple[str, ...], float] = {}
+        middles: dict[tuple[str, ...], list[tuple[str, float]]] = {}
 
         def lands(declared: tuple[str, ...]) -> float:
-            return max((vocab.fit(c, declared) for c in a.classes), default=UNTYPED_FIT)
+            if (f := landing.get(declared)) is None:
+                f = landing[declared] = max((vocab.fit(c, declared) for c in classes), default=UNTYPED_FIT)
+            return f
 
+        def mids(declared: tuple[str, ...]) -> list[tuple[str, float]]:
+            if (m := middles.get(declared)) is None:
+                m = middles[declared] = [(c.iri, f) for c in vocab.classes if (f := vocab.fit(c.iri, declared)) > 0]
+            return m
+
+        # the second steps that reach the anchor, per middle class, worked out once
+        last = {c: [(s2, p2, f2, f) for s2, p2, land2, f2 in moves if (f := lands(land2)) > 0]
+                for c, moves in hops.items()} if longest > 1 else {}
         found: Paths = {}
         for target in vocab.classes:
-            for s1, p1, land1, f1 in hops(target.iri):
+            for s1, p1, land1, f1 in hops[target.iri]:
                 if (f := lands(land1)) > 0:
                     found[(target.iri, step_key(s1))] = (clause("{T}", s1, p1, "X"), f1 * f, ())
-                for mid in vocab.classes:
-                    fm = vocab.fit(mid.iri, land1) if mid.iri != target.iri else 0.0
-                    if fm == 0:
+                if longest < 2:
+                    continue
+                for mid, fm in mids(land1):
+                    if mid == target.iri:
                         continue
-                    mid_words = self.names.class_words[mid.iri]
-                    for s2, p2, land2, f2 in hops(mid.iri):
-                        if s2.property != s1.property and (f := lands(land2)) > 0:
-                            text = clause(mid_words, s2, p2, "X") + "; " + clause("{T}", s1, p1, mid_words)
-                            found.setdefault((target.iri, step_key(s1, s2)), (text, f1 * fm * f2 * f, (mid.iri,)))
+                    for s2, p2, f2, f in last[mid]:
+                        k = (target.iri, ((s1.property, s1.inverse), (s2.property, s2.inverse)))
+                        if s2.property == s1.property or k in found:
+                            continue
+                        words = self.names.class_words[mid]
+                        found[k] = (clause(words, s2, p2, "X") + "; " + clause("{T}", s1, p1, words), f1 * fm * f2 * f,
+                                    (mid,))
         return found
