@@ -21,6 +21,7 @@ from querying.planning.wording import (
     all_forms,
     forms,
     masked,
+    names_content_words,
     property_content_words,
     says_every_word,
     words_outside,
@@ -103,8 +104,7 @@ class AskedKeeper:
             return r.answer_class is None or self.vocab.compatible(r.answer_class, asked)
         if r.value_class is not None and self.vocab.compatible(r.value_class, asked):
             return True
-        own = property_content_words(r.prop)
-        return bool(own) and own <= words
+        return any(own and own <= words for own in map(property_content_words, r.property_names()))
 
     def of_someone(self, d: PlanDraft, question: str, anchors: list[Anchor],
                    readings: list[QuestionReading]) -> list[QuestionReading] | None:
@@ -148,8 +148,8 @@ class AskedKeeper:
         # … nor for a value that says no place, unless the question names its property ("where did X
         # obtain a degree")
         kept = [r for r in readings if not (r.kind == "members" and talked_about(r.answer_class))
-                and not (r.kind == "attribute" and not LOCATIVE.search(r.prop)
-                         and not property_content_words(r.prop) & words)]
+                and not (r.kind == "attribute" and not any(LOCATIVE.search(n) for n in r.property_names())
+                         and not names_content_words(r.property_names()) & words)]
         kept = self._likeliest(kept, PLACE)  # a town, not the librarian of a branch
         return _or_why(d, kept, "the question asks where, and no reading of what it names answers with a place")
 
@@ -162,7 +162,7 @@ class AskedKeeper:
         if not counted or not any(self.names.names(c.iri, counted) for c in self.vocab.classes):
             return readings
         words = words_outside(question, anchors)
-        kept = [r for r in readings if r.kind != "attribute" or property_content_words(r.prop) & words]
+        kept = [r for r in readings if r.kind != "attribute" or names_content_words(r.property_names()) & words]
         return _or_why(d, kept, "the question counts things, and no reading of what it names counts them")
 
     def of_named_relation(self, d: PlanDraft, question: str, anchors: list[Anchor],

@@ -9,7 +9,7 @@ import re
 from pyramid.reading.english import AUXILIARIES, PARTICIPLE_PREPOSITIONS
 from pyramid.vocab import Term, Vocab
 from querying.planning.anchors import overlap, strength
-from querying.planning.names import SchemaNames, property_words
+from querying.planning.names import SchemaNames
 from querying.planning.paths import PathFinder
 from querying.planning.records import MAX_ANCHOR_IRIS, SHARE_DIGITS, Anchor, QuestionReading, Uses
 from querying.planning.weights import FIRM
@@ -123,10 +123,19 @@ class ReadingEnumerator:
             # of a subject that has none") is no answer, not another attribute's value
             for p in self.vocab.properties_of(cls_iri, "datatype"):
                 plan = QueryPlan(target=cls.name, candidates=list(a.iris)[:MAX_ANCHOR_IRIS], returns=[p.name])
-                text, asks = attribute_words(property_words(p))
-                out.append(QuestionReading("attribute", plan, text, (a,), 1, None, asks=asks, prop=property_words(p),
-                                           value_class=self.value_classes.get(p.iri)))
+                out.append(self._attribute(plan, p, (a,), 1, "X"))
         return out
+
+    def _attribute(self, plan: QueryPlan, p: Term, anchors: tuple[Anchor, ...], steps: int, thing: str,
+                   mids: tuple[str, ...] = ()) -> QuestionReading:
+        """An attribute reading, worded by each name the schema gives the property: a label may be a
+        phrase ("can be reached at") where the local name says what it is ("email address")."""
+        names = tuple(dict.fromkeys(n.removeprefix("has ") for n in p.names))
+        text, asks = attribute_words(names[0])
+        variants = tuple((t.replace("X", thing), s) for t, s in map(attribute_words, names)) if len(names) > 1 else ()
+        return QuestionReading("attribute", plan, text.replace("X", thing), anchors, steps, None, asks=asks,
+                               prop=names[0], prop_names=names, mids=mids, variants=variants,
+                               value_class=self.value_classes.get(p.iri))
 
     def _attributes_through(self, a: Anchor, cls_iri: str, key: Key, clause: str) -> list[QuestionReading]:
         """The attributes of the things one step from X that the question names by their kind ("the
@@ -140,9 +149,7 @@ class ReadingEnumerator:
         for p in self.vocab.properties_of(cls_iri, "datatype"):
             plan = QueryPlan(target=cls.name, constraints=[Constraint(path=steps, op="eq", values=list(a.iris))],
                              returns=[p.name])
-            text, asks = attribute_words(property_words(p))
-            out.append(QuestionReading("attribute", plan, text.replace("X", thing), (a,), 2, None, asks=asks,
-                                       prop=property_words(p), mids=(cls_iri,), value_class=self.value_classes.get(p.iri)))
+            out.append(self._attribute(plan, p, (a,), 2, thing, mids=(cls_iri,)))
         return out
 
     def _members(self, cls: Term, constraints: list[Constraint], clause: str, steps: int, anchors: tuple[Anchor, ...],

@@ -72,11 +72,16 @@ class QuestionReading:
     clause: str = ""                       # members: the path with {T} for the answer, X for the anchor
     mids: tuple[str, ...] = ()             # classes the path passes through
     prop: str = ""                         # attribute: the property's words
+    prop_names: tuple[str, ...] = ()       # attribute: every name of it (label, local name, other labels)
     asks: str = ""                         # what it answers with, alone: "which department", "what position"
     # the same reading under each name of its answer class ("which course …", "which subject …"):
     # scored by the nearest, as one name of a class in brackets reads less like either
     variants: tuple[tuple[str, str], ...] = ()   # (text, asks)
     value_class: str | None = None         # attribute: the class whose instances its values name, if any
+
+    def property_names(self) -> tuple[str, ...]:
+        """Every name of the attribute's property ("can be reached at", "email address"); () for members."""
+        return self.prop_names or ((self.prop,) if self.prop else ())
 
     def spelled(self) -> str:
         """The reading with its anchors written out (for the trace and the model's choice)."""

@@ -29,7 +29,14 @@ from querying.planning.weights import (
     SUBCLASS_OPTION,
     UNNAMED_VALUE,
 )
-from querying.planning.wording import forms, masked, property_content_words, values_spelled, words_outside
+from querying.planning.wording import (
+    forms,
+    masked,
+    names_content_words,
+    names_whole,
+    values_spelled,
+    words_outside,
+)
 
 
 class ReadingScorer:
@@ -94,14 +101,14 @@ class ReadingScorer:
             # *departments*" names the departments on the way, not as what is counted
             named[0] = self.names.names(r.answer_class, cues.counted_words)
         if r.prop:
-            named.append(set(forms(r.prop)) - {"has"} <= words)
+            named.append(names_whole(r.property_names(), words))
         if r.value_class:  # values that are other instances' codes: "which subject must come first?"
             named.append(any(set(forms(n)) <= words for n in self.names.class_names[r.value_class]))
         if any(named):
             r.evidence["named"] = float(sum(named))
             r.score += NAMED * sum(named)
         if cues.which and r.kind == "attribute" and not any(named) and not (
-                property_content_words(r.prop)) & words:
+                names_content_words(r.property_names())) & words:
             r.evidence["which"] = 1.0
             r.score -= UNNAMED_VALUE
         if cues.role and r.kind == "members":
@@ -110,7 +117,8 @@ class ReadingScorer:
         if cues.someone and r.kind == "attribute":  # "who …?" asks for someone, not a value of something
             r.evidence["who"] = 1.0
             r.score -= EMPTY
-        if cues.place and r.kind == "attribute" and not any(named) and not LOCATIVE.search(r.prop):
+        if cues.place and r.kind == "attribute" and not any(named) and \
+                not any(LOCATIVE.search(n) for n in r.property_names()):
             # "where …?" asks for a place or a body; a value only when the question names its property
             # ("where did X obtain a degree" names obtained_degree) or the property is a place's
             r.evidence["where"] = 1.0

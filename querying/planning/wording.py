@@ -48,6 +48,16 @@ def property_content_words(prop_words: str) -> set[str]:
     return set(forms(prop_words)) - STOPWORDS - {"has"}
 
 
+def names_content_words(names: Sequence[str]) -> set[str]:
+    """The content words of any of a property's names: a question that says one of them says the property."""
+    return {w for n in names for w in property_content_words(n)}
+
+
+def names_whole(names: Sequence[str], words: set[str]) -> bool:
+    """Some name of the property is said whole (every word of it, "has" aside)."""
+    return any(set(forms(n)) - {"has"} <= words for n in names)
+
+
 def all_forms(text: str) -> set[str]:
     """Every form of every word of a text ('provides' gives provide, provides, provid): two texts share
     a word when their sets meet, whichever form each one's shortest is."""
