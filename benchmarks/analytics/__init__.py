@@ -208,21 +208,22 @@ def run(out_dir: Path, *, data: Path | None = None, limit: int | None = None, ki
         domains["PolyU ontology"] = {"summary": summary(rows), "questions": rows}
     schema_owl = Path(data or "") / "lubm" / "univ-bench.owl"
     if data is not None and schema_owl.exists():
-        domains["LUBM (one university)"] = _lubm(schema_owl, chosen, progress)
+        domains.update(_lubm(schema_owl, chosen, progress))
     write_report(out_dir, NAME, {"domains": domains}, markdown(domains))
     return domains
 
 
 def _lubm(schema_owl: Path, chosen, progress: Progress) -> dict[str, Any]:
-    """A generated LUBM university in a fresh workspace, asked the LUBM questions."""
-    from benchmarks.analytics.lubm import DEPARTMENTS
-    from benchmarks.analytics.lubm import questions as lubm_questions
+    """A generated LUBM university in a fresh workspace, asked the LUBM questions and their other wordings."""
+    from benchmarks.analytics import lubm
     from benchmarks.lubm.generator import generate as generate_lubm
 
+    out = {}
     with tempfile.TemporaryDirectory(prefix="polyrag-analytics-lubm-") as tmp:
-        files = generate_lubm(1, Path(tmp) / "data", departments=DEPARTMENTS)
+        files = generate_lubm(1, Path(tmp) / "data", departments=lubm.DEPARTMENTS)
         session, answerer = build_workspace(schema_owl, files, Path(tmp) / "ws")
-        qs = lubm_questions(lambda q: answerer.select(q))
         answerer.answer("How many departments are there?")  # loads the indexes once
-        rows = run_questions(answerer, chosen(qs), progress)
-    return {"summary": summary(rows), "questions": rows}
+        for name, make in (("LUBM (one university)", lubm.questions), ("LUBM, other wordings", lubm.other_wordings)):
+            rows = run_questions(answerer, chosen(make(lambda q: answerer.select(q))), progress)
+            out[name] = {"summary": summary(rows), "questions": rows}
+    return out

@@ -60,3 +60,57 @@ def questions(select: Select) -> list[dict[str, Any]]:
     for i, q in enumerate(out, 1):
         q["id"] = f"lubm-{i:03d}"
     return out
+
+
+def other_wordings(select: Select) -> list[dict[str, Any]]:
+    """The same kinds asked in other words, written after the first questions were measured and fixed
+    for, and measured once before anything was changed for them (the held-out figure)."""
+    def rows(body: str) -> list[dict[str, str]]:
+        return select(PREFIX + body)
+
+    def dept(d: int) -> str:
+        return f"http://www.Department{d}.University0.edu"
+
+    def count(body: str) -> str:
+        return rows(f"SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE {{ {body} }}")[0]["n"]
+
+    def per_department(cls: str, prop: str) -> dict[str, int]:
+        return {r["d"]: int(r["n"]) for r in rows(f"SELECT ?d (COUNT(DISTINCT ?s) AS ?n) WHERE {{ ?s a ub:{cls} ; "
+                                                  f"ub:{prop} ?d . ?d a ub:Department }} GROUP BY ?d")}
+
+    out = [
+        _q("count", "How many students belong to Department1?",
+           [(count(f"?x a ub:Student ; ub:memberOf <{dept(1)}>"),)]),
+        _q("count", "How many lecturers does Department2 employ?",
+           [(count(f"?x a ub:Lecturer ; ub:worksFor <{dept(2)}>"),)]),
+        _q("count", "Count the associate professors of Department0.",
+           [(count(f"?x a ub:AssociateProfessor ; ub:worksFor <{dept(0)}>"),)]),
+        _q("count", "What is the number of faculty members working for Department1?",
+           [(count(f"?x a ub:Faculty ; ub:worksFor <{dept(1)}>"),)]),
+        _q("lookup", "What is the email address of the head of Department1?",
+           [(r["e"],) for r in rows(f"SELECT ?e WHERE {{ ?h ub:headOf <{dept(1)}> ; ub:emailAddress ?e }}")]),
+        _q("lookup", "Which university is Department2 part of?",
+           [(r["u"],) for r in rows(f"SELECT ?u WHERE {{ <{dept(2)}> ub:subOrganizationOf ?u . ?u a ub:University }}")]),
+    ]
+    lecturers = per_department("Lecturer", "worksFor")
+    out.append(_q("rank_count", "Which department employs the most lecturers?",
+                  [(d,) for d, n in lecturers.items() if n == max(lecturers.values())]))
+    grads = per_department("GraduateStudent", "memberOf")
+    out.append(_q("rank_count", "Which department has the smallest number of graduate students?",
+                  [(d,) for d, n in grads.items() if n == min(grads.values())]))
+    under = per_department("UndergraduateStudent", "memberOf")
+    middle = sorted(under.values())[len(under) // 2]
+    out.append(_q("having", f"Which departments have fewer than {middle + 1} undergraduate students?",
+                  [(d,) for d, n in under.items() if n < middle + 1]))
+    untaken = rows("SELECT ?c WHERE { ?c a ub:UndergraduateCourse FILTER NOT EXISTS { ?s ub:takesCourse ?c } }")
+    out.append(_q("negation", "Which undergraduate courses are not taken by any student?",
+                  [(r["c"],) for r in untaken]))
+    lone = rows("SELECT ?s WHERE { ?s a ub:GraduateStudent FILTER NOT EXISTS { ?s ub:advisor ?a } }")
+    out.append(_q("negation", "Which graduate students have no advisor?", [(r["s"],) for r in lone]))
+    out.append(_q("yes_no", "Does Department2 belong to University0?", [("yes",)]))
+    out.append(_q("yes_no", "Is University0 a sub-organization of Department1?", [("no",)]))
+    out.append(_q("derived", "What share of the faculty are full professors?", None))
+    for i, q in enumerate(out, 1):
+        q["id"] = f"lubm-other-{i:03d}"
+    return out
+

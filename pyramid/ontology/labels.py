@@ -154,6 +154,7 @@ class LabelIndex:
         self._keys: dict[Tier, dict[str, list[int]]] = {t: defaultdict(list) for t in TIERS if t != "fuzzy"}
         self._classes: dict[str, tuple[str, ...]] = {}
         self._names: dict[str, str] | None = None
+        self._own: dict[tuple[str, frozenset[str]], bool] = {}
         self._cjk: list[frozenset[str]] = []   # per entry: the CJK rendering of its name, if any
         # a name of two words or more by its last word and by its first: "Dr Nowak", "Maria from Finance"
         self._parts: dict[str, dict[str, list[int]]] = {"first": defaultdict(list), "last": defaultdict(list)}
@@ -270,6 +271,14 @@ class LabelIndex:
 
     def classes_of(self, iri: str) -> tuple[str, ...]:
         return self._classes.get(iri, ())
+
+    def has_own(self, cls: str, below: frozenset[str]) -> bool:
+        """Some instance is filed under `cls` and under none of `below` (its subclasses): a class that
+        only its subclasses fill (every professor is a full, an associate or an assistant one) has none."""
+        key = (cls, below)
+        if (known := self._own.get(key)) is None:
+            known = self._own[key] = any(cls in cs and not below.intersection(cs) for cs in self._classes.values())
+        return known
 
     def _links(self, ids: Sequence[int], tier: Tier, score: float = 1.0, cjk: frozenset[str] = frozenset(),
                strict: bool = False) -> list[LabelLink]:

@@ -20,13 +20,17 @@ from querying.sparql_plan import QueryPlan, Step
 # "no head", "nobody", "no one", "nothing", "none", "without a warranty", "never": absence; not "no more
 # than", "not only", "no later than" (a comparison)
 ABSENT = re.compile(r"\b(?:nobody|no\s+one|nothing|none|without|never|no|lacks?|lacking|missing|"
-                    r"(?:do|does|did|has|have)(?:n['’]t|\s+not)\s+(?:have|got|hold|carry|come\s+with))\b"
+                    r"(?:do|does|did|has|have)(?:n['’]t|\s+not)\s+(?:have|got|hold|carry|come\s+with)|"
+                    # "not taken by any student", "don't supervise anyone"
+                    r"(?:n['’]t|not)\s+(?:[^\W\d_]+\s+){0,3}?any(?:one|body|thing)?)\b"
                     r"(?!\s+(?:more|less|later|earlier|longer|fewer|other|sooner)\b)", re.IGNORECASE)
 
 
 def _stem(word: str) -> str:
-    """A verb without its inflection, to tell one verb's forms ("reporting", "reports", "headed")."""
-    return re.sub(r"(?:ing|ed|es|s|e)$", "", word)
+    """A verb without its inflection, to tell one verb's forms ("reporting", "reports", "headed"; the
+    participles in -en and doubled consonants: "taken", "written", "running")."""
+    bare = re.sub(r"(?:ing|ed|en|es|s|e)$", "", word)
+    return bare[:-1] if len(bare) > 2 and bare[-1] == bare[-2] and bare[-1] not in "aeiou" else bare
 
 
 class AbsenceReadings:
@@ -50,7 +54,7 @@ class AbsenceReadings:
                                                        and r.answer_class == target and not r.plan.count
                                                        and r.plan.rank is None)]
         out = []
-        for step, said, mids in self._lacks(target):
+        for step, said, mids in self._lacks(target, text):
             way = self._forward(text, step.property)
             if way is not None and way == step.inverse:
                 continue  # the grammar says which end is missing (see _forward)
@@ -62,14 +66,17 @@ class AbsenceReadings:
                 r = QuestionReading("members", plan, text_, base.anchors if base is not None else (), 1, target,
                                     clause=said, asks=f"which {words}?", mids=mids)
                 r.evidence["absent"] = 1.0
+                if way is not None:  # the question uses the relation's own verb: scored as naming it
+                    r.evidence["verb"] = 1.0
                 out.append(r)
         return out
 
     def _forward(self, text: str, prop: str) -> bool | None:
         """Which end of a relation the question says is missing, by English word order: the absence
         after the relation's verb is its object ("staff who report to *nobody*": forward), before it
-        its subject ("staff *nobody* reports to": backwards); a passive name ("is headed by") the
-        other way round. None when the question does not use the relation's verb."""
+        its subject ("staff *nobody* reports to": backwards); a passive, in the name ("is headed by")
+        or in the question ("taken by nobody"), the other way round. None when the question does not
+        use the relation's verb."""
         p = self.vocab.get(prop)
         neg = ABSENT.search(text)
         if p is None or p.kind != "object" or neg is None:
@@ -79,22 +86,26 @@ class AbsenceReadings:
             return None
         for m in re.finditer(r"[^\W\d_]+", text):
             if _stem(m.group().lower()) == _stem(own[0]):
-                return (neg.start() > m.start()) != p.words.endswith(" by")
+                # the question's own passive ("taken by nobody") turns the order round as well
+                passive = re.match(r"\s+by\b", text[m.end():]) is not None
+                return ((neg.end() > m.start()) != p.words.endswith(" by")) != passive
         return None
 
-    def _lacks(self, target: str) -> list[tuple[Step, str, tuple[str, ...]]]:
+    def _lacks(self, target: str, text: str) -> list[tuple[Step, str, tuple[str, ...]]]:
         """Every property a thing of `target` may lack, with the lack in words: "{T} has no phone
-        number", "{T} is headed by no employee", "no employee reports to {T}"."""
+        number", "{T} is headed by no employee", "no employee reports to {T}". A relation whose end
+        the schema leaves open is read only where the question uses its verb ("courses nobody takes")."""
         out = []
         for p in self.vocab.properties:
             if p.kind == "datatype" and self.vocab.fits(target, p.domains) and p.domains:
                 out.append((Step(property=p.name), f"{{T}} has no {property_words(p)}", ()))
             elif p.kind == "object":
-                if p.domains and self.vocab.fits(target, p.domains):
+                said = self._forward(text, p.name) is not None
+                if (p.domains or said) and self.vocab.fits(target, p.domains):
                     far = self.names.class_words.get(p.ranges[0], "thing") if p.ranges else "thing"
                     step = Step(property=p.name)
                     out.append((step, clause("{T}", step, p, f"no {far}"), tuple(p.ranges[:1])))
-                if p.ranges and self.vocab.fits(target, p.ranges):
+                if (p.ranges or said) and self.vocab.fits(target, p.ranges):
                     far = self.names.class_words.get(p.domains[0], "thing") if p.domains else "thing"
                     step = Step(property=p.name, inverse=True)
                     out.append((step, clause("{T}", step, p, f"no {far}"), tuple(p.domains[:1])))

@@ -39,8 +39,10 @@ QUANTITY = re.compile(rf"\b(how\s+many|how\s+much|{_NUMBER_OF}|"
 # …of them, those that count things (not "how much", an amount; not a total of values)
 COUNTING = re.compile(rf"\b(how\s+many|{_NUMBER_OF}|count|counts|counting)\b", re.IGNORECASE)
 # the superlatives of quantity (English's closed set): "the most departments", "the fewest staff"
-SUPERLATIVE = re.compile(r"\b(most|fewest|least|(?:largest|greatest|highest|biggest|smallest|lowest)\s+number\s+of)\b",
-                         re.IGNORECASE)
+_NUMBER_RANKED = r"(?:largest|greatest|highest|biggest|smallest|lowest)\s+number\s+of"
+SUPERLATIVE = re.compile(rf"\b(most|fewest|least|{_NUMBER_RANKED})\b", re.IGNORECASE)
+# "the smallest number of students" ranks a count, not a value called number
+NUMBER_RANKED = re.compile(rf"\b{_NUMBER_RANKED}\b", re.IGNORECASE)
 FEWEST = re.compile(r"fewest|least|fewer|less|(?:smallest|lowest)\s+number\s+of", re.IGNORECASE)
 # English's auxiliary verbs (a closed class): a question opening with one is a yes/no question
 AUXILIARY = one_of(AUXILIARIES)
@@ -139,17 +141,23 @@ def counted_noun(question: str, cue: re.Pattern = QUANTITY) -> str:
         compound = _compound_before(question, m)
         if compound:
             return compound
-        words: list[str] = []
-        for w in re.findall(r"[\w'-]+|[^\w\s]", question[m.end():]):
-            lw = w.lower()
-            if not words and lw in STOPWORDS | BEFORE_COUNTED_NOUN:
-                continue
-            if lw in STOPWORDS or w in PLACEHOLDERS or not re.match(r"\w", w) or len(words) == COUNTED_WORDS:
-                break
-            words.append(lw)
-        if words:
-            return " ".join(words)
+        if words := noun_after(question[m.end():]):
+            return words
     return ""
+
+
+def noun_after(text: str) -> str:
+    """The noun a text opens with, determiners skipped, up to COUNTED_WORDS words, stopping at a
+    function word, a placeholder or punctuation ("the staff members of X" → 'staff members')."""
+    words: list[str] = []
+    for w in re.findall(r"[\w'-]+|[^\w\s]", text):
+        lw = w.lower()
+        if not words and lw in STOPWORDS | BEFORE_COUNTED_NOUN:
+            continue
+        if lw in STOPWORDS or w in PLACEHOLDERS or not re.match(r"\w", w) or len(words) == COUNTED_WORDS:
+            break
+        words.append(lw)
+    return " ".join(words)
 
 
 def _compound_before(question: str, cue: re.Match) -> str:

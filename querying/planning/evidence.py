@@ -75,9 +75,10 @@ class EvidenceRunner:
 
     def _exact_share(self, answers: list[str], cls: str) -> float:
         """Share of the answers whose classes hold no proper subclass of `cls` (a department filed as a
-        faculty by a subclass axiom is not what 'which faculty' asks for)."""
-        subs = {c.iri for c in self.vocab.classes if cls in self.vocab.ancestors(c.iri)}
-        if not subs:
+        faculty by a subclass axiom is not what 'which faculty' asks for). A class with no instances
+        of its own is answered by its subclasses' (an abstract "professor" counts every rank)."""
+        subs = frozenset(c.iri for c in self.vocab.classes if cls in self.vocab.ancestors(c.iri))
+        if not subs or not self.index.has_own(cls, subs):
             return 1.0
         return sum(not (set(self.index.classes_of(a)) & subs) for a in answers) / len(answers)
 

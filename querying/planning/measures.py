@@ -33,10 +33,12 @@ from querying.planning.cues import (
     COMPARING,
     COUNTING,
     GROUPED,
+    NUMBER_RANKED,
     POLAR,
     TOTALS,
     comparison_op,
     counted_noun,
+    noun_after,
     one_of,
     total_cue,
 )
@@ -96,6 +98,7 @@ class Compared:
     dimension: str
     year: bool = False
     span: tuple[int, int] = (0, 0)   # the number's place in the question's text
+    noun: str = ""                   # the noun after the number ("more than 100 graduate students")
 
 
 def base_adjective(word: str) -> str:
@@ -143,8 +146,8 @@ class MeasureReadings:
         # a total per group ("the average price per supplier") is a ranking's (see rankings._grouped)
         total = total_cue(text) if not GROUPED.search(text) else None
         counting = bool(COUNTING.search(text))
-        if ranked is not None and total_cue(text):
-            return []  # "the highest average cost": a ranking by a total (see rankings._ranked_total)
+        if ranked is not None and (total_cue(text) or NUMBER_RANKED.search(text)):
+            return []  # "the highest average cost", "the largest number of staff": rankings' (see rankings)
         if ranked is None and not compared and total is None and not _SORTED.search(text) and \
                 not (counting and not anchors and not readings):
             return []
@@ -281,8 +284,9 @@ class MeasureReadings:
         return Order(property=p.name, descending=_descending(m, _kind(p) == "date"), k=MAX_CANDIDATES)
 
     def _constraint(self, cmp: Compared, measures: list[Term]) -> Constraint | None:
-        if cmp.unit and not cmp.year and any(self.names.names(c, set(forms(cmp.unit))) for c in self.names.class_names):
-            return None  # "more than 3 employees" counts things (see rankings)
+        if not cmp.year and any(self.names.names(c, set(forms(w))) for w in (cmp.unit, cmp.noun) if w
+                                for c in self.names.class_names):
+            return None  # "more than 3 employees", "over 100 graduate students" count things (see rankings)
         p = self._measure(cmp.dimension, measures, UNIT_SPELLINGS.get(cmp.unit, cmp.unit), cmp.year)
         return None if p is None else Constraint(path=[Step(property=p.name)], op=cmp.op, values=[cmp.number])
 
@@ -328,7 +332,8 @@ def _compared(text: str) -> list[Compared]:
     for m in _COMPARE.finditer(text):
         op = comparison_op(m.group("cue"))
         before = re.findall(r"[^\W\d_]+", text[:m.start()])[-1:]
-        out.append(Compared(op, m.group("num").replace(",", ""), _unit(m), " ".join(before), span=m.span("num")))
+        out.append(Compared(op, m.group("num").replace(",", ""), _unit(m), " ".join(before), span=m.span("num"),
+                            noun=noun_after(text[m.end("num"):])))
     for m in _BETWEEN.finditer(text):  # "between 300 and 900 euros": both ends kept
         unit = (m.group("unit") or m.group("pre") or "").lower()
         before = re.findall(r"[^\W\d_]+", text[:m.start()])[-1:]

@@ -228,17 +228,26 @@ class SchemaNames:
         return [self.specific(g) for _, g in groups]
 
     def class_named_by(self, words: str) -> str | None:
-        """The class these few words name ("departments", "staff members"), by its names or nearly."""
+        """The class these few words name ("departments", "staff members"), by its names or nearly;
+        of several, the one named by the most words ("undergraduate students" names the undergraduate
+        student, not the student)."""
         if not words:
             return None
         word_set = set(forms(words))
-        for c in self.vocab.classes:
-            if any(set(forms(n)) <= word_set for n in self.class_names[c.iri]):
-                return c.iri
+        whole = [(len(own), c.iri) for c in self.vocab.classes for n in self.class_names[c.iri]
+                 if (own := set(forms(n))) and own <= word_set]
+        if whole:
+            return max(whole, key=lambda t: t[0])[1]
         names = [(c.iri, n) for c in self.vocab.classes for n in self.class_names[c.iri]]
         sims = self.vectors.embed([n for _, n in names]) @ self.vectors.embed([words])[0]
         best = int(np.argmax(sims))
         return names[best][0] if sims[best] >= SCHEMA_WORD else None
+
+    def attributes_said(self, words: set[str]) -> list[Term]:
+        """The datatype properties the question names whole by one of their names of two or more content
+        words ("email address", "room number"): one word alone ("name") is too common to say which."""
+        return [p for p in self.vocab.properties if p.kind == "datatype" and p.domains and any(
+            len(own := set(forms(n)) - STOPWORDS - {"has"}) >= 2 and own <= words for n in p.names)]
 
     def attribute_named_by(self, words: str) -> Term | None:
         """The datatype property these few words name ("research interests"), by its name's words."""

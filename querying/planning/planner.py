@@ -71,6 +71,8 @@ class ReadingPlanner:
         d.decisions["anchors"] = "; ".join(f"{a.text!r} → {a.prop or ','.join(self.names.short(c) for c in a.classes)}"
                                            for a in anchors) or "none"
         named = frozenset(c for g in self.names.named_class_groups(masked(question, anchors)) for c in g)
+        # …and the classes whose attribute it names ("the email address of the head of X": the head's)
+        named |= {c for p in self.names.attributes_said(words_outside(question, anchors)) for c in p.domains}
         readings = self.enumerator.enumerate(anchors, uses, named, _either(question, anchors))
         readings += self.ranker.rankings(question, anchors, readings)
         # a question that asks for things lacking something, or that ranks, compares or totals things by a

@@ -24,12 +24,14 @@ from querying.planning.weights import (
     OPTION_CLASS,
     PLACE,
     POLAR_FIT,
+    POLAR_ORDER,
     RANK_BONUS,
     STEP_COST,
     SUBCLASS_OPTION,
     UNNAMED_VALUE,
 )
 from querying.planning.wording import (
+    first_is_subject,
     forms,
     masked,
     names_content_words,
@@ -72,7 +74,7 @@ class ReadingScorer:
                        - MISFIT * (1 - r.evidence.get("fit", 1.0)))
             self._by_cues(r, cues, words)
             if polar:
-                self._polar_fit(r, named)
+                self._polar_fit(r, named, question)
             if option_links:
                 share = self._option_share(r, option_links)
                 r.evidence["options_of_class"] = round(share, SHARE_DIGITS)
@@ -102,6 +104,8 @@ class ReadingScorer:
             named[0] = self.names.names(r.answer_class, cues.counted_words)
         if r.prop:
             named.append(names_whole(r.property_names(), words))
+        if r.evidence.get("verb"):  # an absence read off the relation's verb (see absence._forward)
+            named.append(True)
         if r.value_class:  # values that are other instances' codes: "which subject must come first?"
             named.append(any(set(forms(n)) <= words for n in self.names.class_names[r.value_class]))
         if any(named):
@@ -130,7 +134,7 @@ class ReadingScorer:
             r.evidence["quantity"] = float(cues.quantity)
             r.score += COUNT_BONUS if cues.quantity else -EMPTY
 
-    def _polar_fit(self, r: QuestionReading, named: list[Anchor]) -> None:
+    def _polar_fit(self, r: QuestionReading, named: list[Anchor], question: str) -> None:
         """A yes/no question's other named things are what the reading's answers must hold (polar.py)."""
         used = {a.spans for a in r.anchors}
         others = [a for a in named if a.spans not in used]
@@ -142,6 +146,26 @@ class ReadingScorer:
         elif r.answer_class and any(self.vocab.compatible(r.answer_class, c) for a in others for c in a.classes):
             r.evidence["polar_fit"] = 1.0
             r.score += POLAR_FIT
+        if r.kind == "members" and len(r.anchors) == 1 and self._reversed(r, others[0], question):
+            r.evidence["polar_order"] = -1.0
+            r.score -= POLAR_ORDER
+
+    def _reversed(self, r: QuestionReading, other: Anchor, question: str) -> bool:
+        """A one-step reading of "Is A <relation> B?" that makes B the relation's subject where the
+        question's own words make it A (or the other way round)."""
+        if len(r.plan.constraints) != 1 or len(r.plan.constraints[0].path) != 1:
+            return False
+        step = r.plan.constraints[0].path[0]
+        p = self.vocab.get(step.property)
+        x = r.anchors[0]
+        if p is None or not x.spans or not other.spans:
+            return False
+        (xa, xb), (ya, yb) = x.spans[0], other.spans[0]
+        first = first_is_subject(question[min(xb, yb):max(xa, ya)], p.names, p.words.endswith(" by"))
+        if first is None:
+            return False
+        # the reading's answer (where `other` must be) is the subject of a step walked forward
+        return (not step.inverse) != ((ya < xa) == first)
 
     def _option_share(self, r: QuestionReading, option_links: list[list[LabelLink]]) -> float:
         """How far the options are things of the kind the reading answers with: 1 for an option of the

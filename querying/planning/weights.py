@@ -38,3 +38,6 @@ LIKENESS_MARGIN = 0.1
 # whether Y is among the reading's answers: a reading whose answers are of Y's kind gains this much, a
 # value reading (whose answers can never be Y) loses it
 POLAR_FIT = 0.15
+# …and one that puts the two things the other way round from the question's own relation words ("Is A
+# a part of B?" read as "B is part of A") answers another question: it loses this much
+POLAR_ORDER = 0.4

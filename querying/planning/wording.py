@@ -68,3 +68,16 @@ def says_every_word(prop_words: str, text_forms: set[str]) -> bool:
     """Every content word of a property's name is said in the text (`all_forms` of it), in any form."""
     own = [w for w in fold(prop_words).split() if w not in STOPWORDS and w != "has"]
     return bool(own) and all(word_forms(w) & text_forms for w in own)
+
+
+def first_is_subject(text: str, names: Sequence[str], passive_name: bool) -> bool | None:
+    """Whether, where `text` (the words between two things) uses a word of the relation's names, the
+    thing said first is the relation's subject: "A is a part of B" yes, "A is headed by B" of a relation
+    named "heads" no (the question's passive), "A is headed by B" of one named "is headed by" yes. None
+    when no word of the relation stands between them."""
+    own = {f for n in names for w in property_content_words(n) for f in word_forms(w)}
+    for m in re.finditer(r"[^\W\d_]+", text):
+        if all_forms(m.group()) & own:
+            return (re.match(r"\s+by\b", text[m.end():]) is not None) == passive_name
+    return None
+

@@ -138,3 +138,15 @@ def test_a_conjunction_joins_two_names_it_is_no_typo_inside_one(index):
     found = [(m.text, iris(m.links)) for m in index.mentions("Has the Faculty of Business or the Faculty of Science "
                                                                "got more departments?")]
     assert found == [("Faculty of Business", {"FB"}), ("Faculty of Science", {"FS"})], found
+
+
+def test_a_class_has_instances_of_its_own_only_where_one_is_filed_under_no_subclass():
+    """Every boat below is a ketch or a sloop (the reasoner files them under boat too): boat has none of
+    its own; a harbour office filed as a building only gives building one."""
+    e = "http://example.org/e/"
+    types = [(e + "k", e + "Ketch"), (e + "k", e + "Boat"), (e + "s", e + "Sloop"), (e + "s", e + "Boat"),
+             (e + "o", e + "Building"), (e + "w", e + "Warehouse"), (e + "w", e + "Building")]
+    idx = LabelIndex.from_rows([(e + "k", "Kittiwake"), (e + "s", "Skua"), (e + "o", "Harbour Office"),
+                                (e + "w", "Net Store")], types)
+    assert not idx.has_own(e + "Boat", frozenset({e + "Ketch", e + "Sloop"}))
+    assert idx.has_own(e + "Building", frozenset({e + "Warehouse"}))
