@@ -51,9 +51,12 @@ def read_lines(path: Path, what: str) -> list[str]:
 
 
 def positive_seconds(value: float | None) -> float | None:
-    """Typer callback for a time limit: -1, 0, nan and inf are refused before anything runs."""
-    if value is not None and not (math.isfinite(value) and value > 0):
-        raise typer.BadParameter(f"expected seconds > 0, got {value:g}")
+    """Typer callback for a time limit: -1, 0, nan, inf and more than a week (config.MAX_SECONDS) are
+    refused before anything runs."""
+    from pyramid.config import MAX_SECONDS
+
+    if value is not None and not (math.isfinite(value) and 0 < value <= MAX_SECONDS):
+        raise typer.BadParameter(f"expected seconds > 0 and at most {MAX_SECONDS:g}, got {value:g}")
     return value
 
 

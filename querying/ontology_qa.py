@@ -139,6 +139,7 @@ class OntologyAnswerer:
         fp = layer.store.generation
         ctx = _contexts.get(layer)
         if ctx is None or ctx.index.fingerprint != fp:
+            layer.store.warm()  # the query process starts while the indexes load
             vocab = Vocab.from_schema(layer.schema)
             self.cache_dir.mkdir(parents=True, exist_ok=True)  # cache files: written atomically, no lock needed
             index = LabelIndex.load(self.cache_dir / LABELS_CACHE, fp)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -78,6 +79,28 @@ def _status(err: PolyragError) -> int:
     return 503
 
 
+def _add_error_handlers(app: FastAPI) -> None:
+    """Every refusal as {"error": "<one line>"} (a validation error also keeps FastAPI's 422 detail)."""
+    @app.exception_handler(PolyragError)
+    async def project_error(request: Request, err: PolyragError) -> JSONResponse:
+        return JSONResponse({"error": str(err)}, status_code=_status(err))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, err: StarletteHTTPException) -> JSONResponse:
+        # one shape for every refusal: {"error": "<one line>"} (validation errors keep FastAPI's 422 detail)
+        return JSONResponse({"error": str(err.detail)}, status_code=err.status_code, headers=err.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, err: RequestValidationError) -> JSONResponse:
+        # FastAPI's 422 detail, without the offending input: a NaN or an infinity in it cannot be written
+        # as JSON (the default handler failed with a 500 on {"k": NaN})
+        detail = [{k: e[k] for k in ("loc", "msg", "type") if k in e} for e in err.errors()]
+        first = detail[0] if detail else {"loc": (), "msg": "invalid request"}
+        where = ".".join(str(p) for p in first["loc"] if p != "body")
+        return JSONResponse({"error": f"{where}: {first['msg']}" if where else first["msg"], "detail": detail},
+                            status_code=422)
+
+
 def create_app(workspace: Path, *, token: str | None = None) -> FastAPI:
     """The application for one workspace; `token` overrides POLYRAG_TOKEN and serve.token (serving.auth)."""
     from serving.auth import require_token, server_token
@@ -92,15 +115,7 @@ def create_app(workspace: Path, *, token: str | None = None) -> FastAPI:
     app.state.token = server_token(server.ws.settings, token)
     app.add_middleware(Limits, cfg=cfg)
 
-    @app.exception_handler(PolyragError)
-    async def project_error(request: Request, err: PolyragError) -> JSONResponse:
-        return JSONResponse({"error": str(err)}, status_code=_status(err))
-
-    @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, err: StarletteHTTPException) -> JSONResponse:
-        # one shape for every refusal: {"error": "<one line>"} (validation errors keep FastAPI's 422 detail)
-        return JSONResponse({"error": str(err.detail)}, status_code=err.status_code, headers=err.headers)
-
+    _add_error_handlers(app)
     app.state.require_token = require_token
     add_review(app, server, require_token)  # the curator's page and its API (actions need the token)
 

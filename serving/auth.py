@@ -13,11 +13,23 @@ import ipaddress
 from fastapi import Header, HTTPException, Request
 
 from pyramid.config import Settings, process_environment
+from pyramid.errors import InputError
+
+MIN_TOKEN = 16  # characters other than spaces: a shorter bearer token is guessed (and " " once bound 0.0.0.0)
 
 
 def server_token(settings: Settings, given: str | None = None) -> str | None:
-    """The token this server asks writers for (see the module docstring), or None."""
-    return given or process_environment().token.get_secret_value() or settings.serve.token.get_secret_value() or None
+    """The token this server asks writers for (see the module docstring), or None; one too short (or
+    only spaces) is refused, naming where it came from."""
+    for value, source in ((given, "--token"), (process_environment().token.get_secret_value(), "POLYRAG_TOKEN"),
+                          (settings.serve.token.get_secret_value(), "serve.token")):
+        if value:
+            if len(value.strip()) < MIN_TOKEN:
+                raise InputError(f"{source}: a token needs at least {MIN_TOKEN} characters other than spaces "
+                                 f"(this one has {len(value.strip())}); make one with: python -c \"import secrets; "
+                                 "print(secrets.token_urlsafe(24))\"")
+            return value
+    return None
 
 
 def is_loopback(host: str) -> bool:

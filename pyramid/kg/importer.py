@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pyramid.corpus import _read_utf8, id_problem, jsonl_lines
+from pyramid.corpus import MAX_JSON_DEPTH, _read_utf8, id_problem, json_too_deep, jsonl_lines
 from pyramid.errors import Hint, InputError
 from pyramid.kg.model import RawTriple
 
@@ -166,6 +166,9 @@ def read_triples(path: Path, fmt: str = "auto") -> ImportRead:
     out = ImportRead()
     records: list[tuple[int, Any]] = []
     if fmt == "json":
+        if (deep := json_too_deep(text, MAX_JSON_DEPTH + 1)) is not None:  # + the array around the rows
+            raise InputError(f"arrays or objects nested deeper than {MAX_JSON_DEPTH}", path=path,
+                             line=text.count("\n", 0, deep) + 1)
         try:
             records = _json_array(text)
         except InputError as err:
@@ -173,6 +176,10 @@ def read_triples(path: Path, fmt: str = "auto") -> ImportRead:
     elif fmt == "jsonl":
         for lineno, line in jsonl_lines(text):  # "\n" only: U+2028 may sit in a JSON string
             if line.strip():
+                if (deep := json_too_deep(line)) is not None:
+                    out.errors.append(RowError(lineno, f"arrays or objects nested deeper than {MAX_JSON_DEPTH} "
+                                                       f"(at column {deep + 1})"))
+                    continue
                 try:
                     records.append((lineno, _DECODER.decode(line)))
                 except json.JSONDecodeError as err:

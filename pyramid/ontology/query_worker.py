@@ -293,6 +293,11 @@ class QueryWorker:
         self._lock = threading.RLock()
         atexit.register(self.close)
 
+    def start(self) -> None:
+        """Start the child process without waiting for it (it reads its first request when ready)."""
+        with self._lock:
+            self._start()
+
     def _start(self) -> subprocess.Popen:
         if self._proc is None or self._proc.poll() is not None:
             root = str(Path(__file__).resolve().parents[2])

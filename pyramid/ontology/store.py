@@ -246,9 +246,7 @@ class OntologyStore(GraphRegistry):
         check_query(query, prefixes)
         # Never in this process, even on an empty store: the worker is the confined, killable place.
         where = self.path if self._on_disk() else None
-        if self._worker is None or self._worker.store_path != where:
-            self.close()
-            self._worker = QueryWorker(where, memory_mb=self.memory_mb, overlap_cache=self.root / OVERLAP_CACHE)
+        worker = self._worker_at(where)
         registry = self._registry()
         chosen = [GraphInfo(**g) for n, g in registry["graphs"].items() if graphs is None or n in graphs]
         everything = {n: GraphInfo(**g) for n, g in registry["graphs"].items()}
@@ -257,7 +255,7 @@ class OntologyStore(GraphRegistry):
         # triple held twice (a scan, ~1 s CPU per 150k triples) leaves it out
         disjoint = [inferred.iri] if inferred and inferred.source == inferred_fingerprint(everything) else []
         try:
-            return self._worker.run(query, timeout_s=timeout_s, row_cap=row_cap, prefixes=prefixes,
+            return worker.run(query, timeout_s=timeout_s, row_cap=row_cap, prefixes=prefixes,
                                     graphs=[g.iri for g in chosen] if where else [], generation=registry["generation"],
                                     typed=typed, triples=sum(g.triples for g in chosen), disjoint=disjoint,
                                     distinct=distinct)
@@ -266,6 +264,17 @@ class OntologyStore(GraphRegistry):
             if where is not None:
                 self._open(read_only=True)
             raise
+
+    def _worker_at(self, where: Path | None) -> QueryWorker:
+        if self._worker is None or self._worker.store_path != where:
+            self.close()
+            self._worker = QueryWorker(where, memory_mb=self.memory_mb, overlap_cache=self.root / OVERLAP_CACHE)
+        return self._worker
+
+    def warm(self) -> None:
+        """Start the query process now, so that its start-up overlaps the caller's own work (a cold
+        `polyrag ask` loads its indexes meanwhile)."""
+        self._worker_at(self.path if self._on_disk() else None).start()
 
     def select(self, query: str, *, timeout_s: float, row_cap: int | None, prefixes: dict[str, str] | None = None,
                graphs: list[str] | None = None) -> list[dict[str, Any]]:

@@ -16,7 +16,7 @@ import pytest
 from completion_fixtures import BASE, instances_ttl, kg_json_rows, kg_triples, schema_ttl, website_triples
 from conftest import run_cli, serve_in_thread
 
-TOKEN = "review-token-7"
+TOKEN = "review-token-7-of-the-curator"
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not (shutil.which("chromium") and shutil.which("chromedriver")),
                                  reason="Debian's chromium and chromium-driver are not installed (make install "

@@ -210,16 +210,33 @@ def test_writing_endpoints_need_the_token(served, monkeypatch):
 
     status, _, body = call(base + "/review/undo", body={})  # this server has no token at all
     assert status == 401 and "Authorization: Bearer" in json.loads(body)["error"]
-    monkeypatch.setenv("POLYRAG_TOKEN", "s3cret")
+    monkeypatch.setenv("POLYRAG_TOKEN", "s3cret-s3cret-s3cret")
     app = create_app(ws)
-    assert app.state.token == "s3cret" and create_app(ws, token="other").state.token == "other"
+    assert app.state.token == "s3cret-s3cret-s3cret"
+    assert create_app(ws, token="other-token-of-24-chars").state.token == "other-token-of-24-chars"
     with serve_in_thread(app) as guarded:
         status, _, _ = call(guarded + "/review/undo", body={}, headers={"Authorization": "Bearer wrong"})
         assert status == 401
-        status, _, body = call(guarded + "/review/undo", body={}, headers={"Authorization": "Bearer s3cret"})
+        status, _, body = call(guarded + "/review/undo", body={}, headers={"Authorization": "Bearer s3cret-s3cret-s3cret"})
         assert status not in (401, 403), body  # past the guard: the action itself answers (nothing to undo)
         status, _, _ = call(guarded + "/health")  # reading needs nothing
         assert status == 200
+
+
+@pytest.mark.parametrize("token", ["    ", "s3cret", "x"])
+def test_a_blank_or_short_token_is_refused_naming_where_it_came_from(served, monkeypatch, token):
+    """A token of spaces once bound 0.0.0.0 with no guard worth the name; one of a few characters is
+    guessed. Each is refused before the server starts, saying the minimum and where the token came from."""
+    from pyramid.errors import InputError
+    from serving.app import create_app
+    from serving.auth import MIN_TOKEN
+
+    _, ws = served
+    with pytest.raises(InputError, match=f"--token: a token needs at least {MIN_TOKEN} characters"):
+        create_app(ws, token=token)
+    monkeypatch.setenv("POLYRAG_TOKEN", token)
+    with pytest.raises(InputError, match="POLYRAG_TOKEN: a token needs"):
+        create_app(ws)
 
 
 @pytest.mark.slow
