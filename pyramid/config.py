@@ -156,6 +156,11 @@ class OntologySettings(Section):
                                          "`bench acadchall`, 0.03 for any other model")
     memory_mb: int = Field(2048, ge=128, description="heap ceiling of the process that runs a question's or "
                            "a user's SPARQL query (a query past it is stopped)")
+    query_processes: int = Field(2, ge=1, le=16, description="a user's SPARQL queries that run at once, each in "
+                                 "its own process with its own time limit; a question's queries have a process of "
+                                 "their own and never wait behind them")
+    queue_wait_s: float = Field(5.0, gt=0, le=MAX_SECONDS, description="how long a query waits for a free query "
+                                "process before it is refused (503 under `polyrag serve`)")
     link_threshold: float = Field(0.85, ge=0, le=1, description="similarity above which a mention links "
                                   "to an existing IRI")
     extract_chunk_size: int = Field(300, ge=8, description="f_ins: tokens per extraction chunk")

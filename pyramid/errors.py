@@ -103,3 +103,7 @@ class QueryRefused(PolyragError):
 
 class QueryTimeout(PolyragError):
     """A query ran longer than its time limit and was stopped."""
+
+
+class StoreBusy(PolyragError):
+    """Every query process was busy for longer than a query may wait for one (a 503 under serve)."""

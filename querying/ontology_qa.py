@@ -95,7 +95,7 @@ class OntologyAnswerer:
         """SELECT through the layer's safe path (the read-only check, the query process, timeout, row cap);
         `distinct`: our own query, which removes repeated rows itself (no set copy of the graphs)."""
         return text_rows(self.layer.select(query, timeout_s=self.cfg.timeout_s, row_cap=self.cfg.row_cap,
-                                           distinct=distinct))
+                                           distinct=distinct, lane="question"))
 
     def uses(self, iris) -> Neighbourhood | None:
         """What the data joins these instances to (planning.records.Neighbourhood): their attributes and

@@ -12,6 +12,9 @@
 
 Reads are served while another process builds: each request first picks up the last committed
 generation of every layer, under a lock held for the request, so no request sees two generations.
+/sparql needs no lock (each query reads one generation of the store by itself) and runs in one of
+`ontology.query_processes` processes; a question's queries have their own (OntologyStore.run_query),
+so a slow /sparql query makes neither /ask nor the other queries wait.
 Everything here reads but the review page's actions, which `serving.auth.require_token` guards
 (the token of `--token`, POLYRAG_TOKEN or serve.token); serving.limits caps bodies and time. The
 project's errors become 400 (bad input, refused query), 404 (a layer not built), 503 (a store or
@@ -224,8 +227,9 @@ async def _protocol_query(request: Request) -> str:
 def _run_sparql(server: Server, query: str, accept: str | None, max_rows: int) -> Response:
     from pyramid.ontology.results import FORMATS, is_graph, negotiate, serialize
 
-    with server.lock:
-        result = server.session.ontology.query(query, row_cap=max_rows, typed=True)
+    # not under the server's lock: the store reads one generation per query by itself, and a slow query
+    # holds only its own query process (ontology.query_processes), so /ask and other queries go on
+    result = server.session.ontology.query(query, row_cap=max_rows, typed=True)
     fmt = negotiate(accept, graph=is_graph(result))
     if not fmt:
         raise HTTPException(406, f"none of {accept!r} fits this result")

@@ -19,6 +19,7 @@ import pyoxigraph as ox
 
 from pyramid.config import OntologySettings
 from pyramid.errors import ConfigError, WorkspaceError
+from pyramid.ontology.query_pool import Lane
 from pyramid.ontology.query_worker import QueryResult
 from pyramid.ontology.rdfio import NTriples
 from pyramid.ontology.store import REGISTRY, GraphInfo, OntologyStore
@@ -38,7 +39,7 @@ class OntologyBackend(Protocol):
     def ntriples(self, names: Iterable[str] | None = None) -> NTriples: ...
     def run_query(self, query: str, *, timeout_s: float, row_cap: int | None,
                   prefixes: dict[str, str] | None = None, graphs: list[str] | None = None,
-                  typed: bool = False, distinct: bool = False) -> QueryResult: ...
+                  typed: bool = False, distinct: bool = False, lane: Lane = "user") -> QueryResult: ...
     def select(self, query: str, *, timeout_s: float, row_cap: int | None, prefixes: dict[str, str] | None = None,
                graphs: list[str] | None = None) -> list[dict[str, Any]]: ...
     def run_trusted(self, query: str, *, graphs: list[str] | None = None, row_cap: int | None = None,
@@ -62,7 +63,8 @@ def open_store(root: Path, settings: OntologySettings, *, require_write: Callabl
                               "(POLYRAG_ONTOLOGY__QUERY_URL, POLYRAG_ONTOLOGY__UPDATE_URL)")
         return RemoteStore(root, settings, require_write=require_write, build_pending=build_pending)
     _refuse_remote_registry(Path(root))
-    return OntologyStore(root, require_write=require_write, memory_mb=settings.memory_mb)
+    return OntologyStore(root, require_write=require_write, memory_mb=settings.memory_mb,
+                         query_processes=settings.query_processes, queue_wait_s=settings.queue_wait_s)
 
 
 def _refuse_remote_registry(root: Path) -> None:

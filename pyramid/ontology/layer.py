@@ -41,6 +41,7 @@ import pyoxigraph as ox
 from pyramid.layers import BuildRequest, StepReport, timed_step
 from pyramid.ontology.backends import OntologyBackend, open_store
 from pyramid.ontology.importer import InstanceImportReport, analyse, describe
+from pyramid.ontology.query_pool import Lane
 from pyramid.ontology.query_worker import QueryResult
 from pyramid.ontology.rdfio import STANDARD_PREFIXES, read_rdf, text_rows
 from pyramid.ontology.reasoner import materialise
@@ -347,16 +348,18 @@ class OntologyLayer:
 
     # ------------------------------------------------------------------ reading
     def query(self, query: str, *, timeout_s: float | None = None, row_cap: int | None = None,
-              graphs: list[str] | None = None, typed: bool = False, distinct: bool = False) -> QueryResult:
+              graphs: list[str] | None = None, typed: bool = False, distinct: bool = False,
+              lane: Lane = "user") -> QueryResult:
         """A user's or a question's query (checked, timed, capped); `typed`: W3C bindings, for serialising;
-        `distinct`: the query removes repeated rows itself (see OntologyStore.run_query)."""
+        `distinct`: the query removes repeated rows itself; `lane`: whose (see OntologyStore.run_query)."""
         return self.store.run_query(query, timeout_s=timeout_s or self.settings.timeout_s,
                                     row_cap=row_cap or self.settings.row_cap, prefixes=self.prefixes, graphs=graphs,
-                                    typed=typed, distinct=distinct)
+                                    typed=typed, distinct=distinct, lane=lane)
 
     def select(self, query: str, *, timeout_s: float | None = None, row_cap: int | None = None,
-               graphs: list[str] | None = None, distinct: bool = False) -> list[dict[str, Any]]:
-        return self.query(query, timeout_s=timeout_s, row_cap=row_cap, graphs=graphs, distinct=distinct).rows
+               graphs: list[str] | None = None, distinct: bool = False, lane: Lane = "user") -> list[dict[str, Any]]:
+        return self.query(query, timeout_s=timeout_s, row_cap=row_cap, graphs=graphs, distinct=distinct,
+                          lane=lane).rows
 
     def select_trusted(self, query: str) -> Rows:
         """Our own fixed queries (labels, types, stats): in-process, no worker round trip, no safety

@@ -158,7 +158,10 @@ def covers(store, graphs: list[str]) -> bool:
     if len(graphs) < 2:
         return False
     wanted = set(graphs)
-    return all(isinstance(g, ox.NamedNode) and g.value in wanted for g in store.named_graphs())
+    # read to the end: an iterator left half-read is dropped later, maybe by another thread, and
+    # Oxigraph's iterators may not be ("GraphNameIter is unsendable" in a server's /ask)
+    names = list(store.named_graphs())
+    return all(isinstance(g, ox.NamedNode) and g.value in wanted for g in names)
 
 
 def overlaps(store, graphs: list[str]) -> bool:

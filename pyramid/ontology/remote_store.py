@@ -38,6 +38,7 @@ import pyoxigraph as ox
 
 from pyramid.config import OntologySettings
 from pyramid.errors import WorkspaceError
+from pyramid.ontology.query_pool import Lane
 from pyramid.ontology.query_worker import QueryResult
 from pyramid.ontology.rdfio import NTriples, to_python, to_w3c
 from pyramid.ontology.sparql_http import SparqlHttp, SparqlServerError
@@ -120,10 +121,11 @@ class RemoteStore(GraphRegistry):
         return QueryResult(reply.kind, reply.variables, rows, reply.truncated, ms)
 
     def run_query(self, query: str, *, timeout_s: float, row_cap: int | None, prefixes: dict[str, str] | None = None,
-                  graphs: list[str] | None = None, typed: bool = False, distinct: bool = False) -> QueryResult:
+                  graphs: list[str] | None = None, typed: bool = False, distinct: bool = False,
+                  lane: Lane = "user") -> QueryResult:
         """A user's or a question's query: checked read-only here, then sent to the query endpoint only,
-        stopped after timeout_s, capped at row_cap (`distinct` changes nothing: the server keeps its own
-        default graph)."""
+        stopped after timeout_s, capped at row_cap (`distinct` and `lane` change nothing: the server keeps
+        its own default graph and its own queue)."""
         from pyramid.ontology.safety import check_query
 
         check_query(query, prefixes)

@@ -55,6 +55,7 @@ from urllib.parse import quote
 import pyoxigraph as ox
 
 from pyramid.errors import WorkspaceError
+from pyramid.ontology.query_pool import Lane, QueryPool
 from pyramid.ontology.query_worker import QueryResult, QueryWorker, _StoreChanged, execute
 from pyramid.ontology.rdfio import NTriples
 
@@ -176,12 +177,13 @@ class OntologyStore(GraphRegistry):
     server_reasons = False  # pyramid.ontology.backends.OntologyBackend: the reasoner fills "inferred"
 
     def __init__(self, root: Path, *, require_write: Callable[[], None] | None = None,
-                 memory_mb: int = 2048) -> None:
+                 memory_mb: int = 2048, query_processes: int = 2, queue_wait_s: float = 5.0) -> None:
         self.root = Path(root)
-        self.memory_mb = memory_mb  # the query process's heap ceiling
+        self.memory_mb = memory_mb  # each query process's heap ceiling
+        self.query_processes, self.queue_wait_s = query_processes, queue_wait_s
         self.path = self.root / "store"
         self._require_write = require_write or (lambda: None)
-        self._worker: QueryWorker | None = None
+        self._pool: QueryPool | None = None
         self._writer_store: ox.Store | None = None
         self._texts: dict[str, NTriples] = {}  # physical graph IRI -> what this process wrote there (ntriples)
 
@@ -237,16 +239,24 @@ class OntologyStore(GraphRegistry):
             yield self._open(read_only=True)
 
     def run_query(self, query: str, *, timeout_s: float, row_cap: int | None, prefixes: dict[str, str] | None = None,
-                  graphs: list[str] | None = None, typed: bool = False, distinct: bool = False) -> QueryResult:
+                  graphs: list[str] | None = None, typed: bool = False, distinct: bool = False,
+                  lane: Lane = "user") -> QueryResult:
         """A user's or a question's query: checked read-only, killed after timeout_s, capped at row_cap.
         `distinct`: the query removes repeated rows itself (SELECT DISTINCT, COUNT(DISTINCT)), so the
-        union of the graphs may stay a bag and no set copy is made (a fresh process answers at once)."""
+        union of the graphs may stay a bag and no set copy is made (a fresh process answers at once).
+        `lane`: whose query it is (see query_pool: a question's never waits behind a user's)."""
         from pyramid.ontology.safety import check_query
 
         check_query(query, prefixes)
         # Never in this process, even on an empty store: the worker is the confined, killable place.
         where = self.path if self._on_disk() else None
-        worker = self._worker_at(where)
+        with self._pool_at(where).worker(lane) as worker:
+            return self._run_in(worker, query, where, timeout_s=timeout_s, row_cap=row_cap, prefixes=prefixes,
+                                graphs=graphs, typed=typed, distinct=distinct)
+
+    def _run_in(self, worker: QueryWorker, query: str, where: Path | None, *, timeout_s: float,
+                row_cap: int | None, prefixes: dict[str, str] | None, graphs: list[str] | None, typed: bool,
+                distinct: bool) -> QueryResult:
         registry = self._registry()
         chosen = [GraphInfo(**g) for n, g in registry["graphs"].items() if graphs is None or n in graphs]
         everything = {n: GraphInfo(**g) for n, g in registry["graphs"].items()}
@@ -265,16 +275,18 @@ class OntologyStore(GraphRegistry):
                 self._open(read_only=True)
             raise
 
-    def _worker_at(self, where: Path | None) -> QueryWorker:
-        if self._worker is None or self._worker.store_path != where:
+    def _pool_at(self, where: Path | None) -> QueryPool:
+        if self._pool is None or self._pool.where != where:
             self.close()
-            self._worker = QueryWorker(where, memory_mb=self.memory_mb, overlap_cache=self.root / OVERLAP_CACHE)
-        return self._worker
+            self._pool = QueryPool(where, lambda: QueryWorker(where, memory_mb=self.memory_mb,
+                                                              overlap_cache=self.root / OVERLAP_CACHE),
+                                   user_processes=self.query_processes, wait_s=self.queue_wait_s)
+        return self._pool
 
     def warm(self) -> None:
-        """Start the query process now, so that its start-up overlaps the caller's own work (a cold
-        `polyrag ask` loads its indexes meanwhile)."""
-        self._worker_at(self.path if self._on_disk() else None).start()
+        """Start a question's query process now, so that its start-up overlaps the caller's own work
+        (a cold `polyrag ask` loads its indexes meanwhile)."""
+        self._pool_at(self.path if self._on_disk() else None).start("question")
 
     def select(self, query: str, *, timeout_s: float, row_cap: int | None, prefixes: dict[str, str] | None = None,
                graphs: list[str] | None = None) -> list[dict[str, Any]]:
@@ -282,9 +294,18 @@ class OntologyStore(GraphRegistry):
 
     def run_trusted(self, query: str, *, graphs: list[str] | None = None, row_cap: int | None = None,
                     prefixes: dict[str, str] | None = None) -> QueryResult:
-        """Our own fixed queries (stats, benchmarks): in-process, no safety check, no timeout."""
-        with self._reader() as store:
-            return execute(store, query, row_cap=row_cap, prefixes=prefixes, graphs=self._iris(graphs))
+        """Our own fixed queries (stats, benchmarks, the planner's indexes): in-process, no safety check,
+        no timeout. A writer in another process may remove a file under the snapshot while it is read
+        (FileNotFoundError, RocksDB's "No such file"): read again from a fresh snapshot, a few times."""
+        for wait in (0.05, 0.2, 0.5, None):
+            try:
+                with self._reader() as store:
+                    return execute(store, query, row_cap=row_cap, prefixes=prefixes, graphs=self._iris(graphs))
+            except (FileNotFoundError, RuntimeError):  # RocksDB reports a file gone as a RuntimeError
+                if wait is None or self._writer_store is not None or not self._on_disk():
+                    raise
+                time.sleep(wait)
+        raise AssertionError("unreachable")
 
     def quads(self, names: Iterable[str] | None = None) -> Iterator[ox.Quad]:
         """Quads of the given logical graphs (all registered ones by default)."""
@@ -395,8 +416,8 @@ class OntologyStore(GraphRegistry):
                 store.remove_graph(g)
 
     def close(self) -> None:
-        if self._worker is not None:
-            self._worker.close()
-            self._worker = None
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
 
 

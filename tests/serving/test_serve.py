@@ -284,3 +284,44 @@ def test_reads_go_on_while_another_process_writes(served, tmp_path):
     status, _, body = call(base + "/sparql?query=" + urllib.parse.quote("ASK { ?s a <http://example.org/more#Thing> }"),
                            headers={"Accept": "application/sparql-results+json"})
     assert json.loads(body)["boolean"] is True  # the next request sees the write
+
+
+@pytest.mark.slow
+def test_a_slow_query_stalls_neither_ask_nor_the_queue(tmp_path, monkeypatch):
+    """Four cross products sent to /sparql at once: two run (ontology.query_processes = 2) until their
+    time limit (504), two wait a bounded time for a process and are refused (503); an /ask sent
+    meanwhile runs in the question's own process and is answered before any of them ends."""
+    import threading
+    import time
+
+    from serving.app import create_app
+
+    ws, ttl = tmp_path / "ws", tmp_path / "onto.ttl"
+    ttl.write_text(ONTO)
+    assert _cli(["ontology", "import", ws, ttl]) == 0
+    for key, value in (("TIMEOUT_S", "4"), ("QUERY_PROCESSES", "2"), ("QUEUE_WAIT_S", "1")):
+        monkeypatch.setenv(f"POLYRAG_ONTOLOGY__{key}", value)
+    monkeypatch.setenv("POLYRAG_LLM__PROVIDER", "scripted")
+    monkeypatch.setenv("POLYRAG_LLM__SCRIPTED_FILE", str(tmp_path / "rules.json"))
+    (tmp_path / "rules.json").write_text("{}")
+    cross = "SELECT (COUNT(*) AS ?n) WHERE { " + " . ".join(f"?a{i} ?b{i} ?c{i}" for i in range(12)) + " }"
+    done: list[tuple[float, int]] = []
+    with serve_in_thread(create_app(ws)) as base:
+        call(base + "/ask", body={"question": "Which river does the Millbrook Bridge cross?"})  # warm
+        start = time.monotonic()
+
+        def slow() -> None:
+            status, _, _ = call(base + "/sparql?query=" + urllib.parse.quote(cross))
+            done.append((time.monotonic() - start, status))
+
+        threads = [threading.Thread(target=slow) for _ in range(4)]
+        for t in threads:
+            t.start()
+        time.sleep(0.3)
+        status, _, body = call(base + "/ask", body={"question": "Which river does the Millbrook Bridge cross?"})
+        asked = time.monotonic() - start
+        for t in threads:
+            t.join()
+    assert status == 200 and "River Wenn" in json.loads(body)["text"]
+    assert sorted(s for _, s in done) == [503, 503, 504, 504], done
+    assert asked < min(t for t, s in done if s == 504), (asked, done)
