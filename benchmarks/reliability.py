@@ -33,6 +33,9 @@ TEST_SUITES = [
     ("readers during a write", ["tests/pyramid/test_concurrency.py", "tests/pyramid/test_workspace.py"]),
     ("prompt injection", ["tests/querying/test_prompt_injection.py"]),
     ("damaged workspace files", ["tests/commands/test_reliability_misc.py"]),
+    ("checked from outside: numbers, nesting, import limits, manifest, dataset parameters",
+     ["tests/commands/test_reliability_outside.py"]),
+    ("serve: tokens, limits, slow queries beside /ask, reads beside writes", ["tests/serving/test_serve.py"]),
 ]
 
 

@@ -16,6 +16,7 @@ ontology layer does not call for these questions.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -26,6 +27,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -194,19 +196,14 @@ def _replies(server: Served, questions: list[str]) -> dict[str, bytes]:
     return out
 
 
-def write_beside(server: Served, ws: Path, questions: list[str], data_dir: Path, tmp: Path) -> dict[str, Any]:
-    """8 clients ask, search and query while another process builds: the text layer indexes
-    MORE_PAGES pages, then the ontology imports 40,000 triples (a new generation of each)."""
+@contextlib.contextmanager
+def _clients(server: Served, questions: list[str]) -> Iterator[list[tuple[str, int, bytes]]]:
+    """CLIENTS threads sending a third each of /ask (cycling through the questions), /search and /sparql
+    until the block ends; yields the list the (kind, status, reply) of each request goes to."""
     from urllib.parse import quote
 
-    before = _replies(server, questions)
-    pages = _pages(data_dir, PAGES, MORE_PAGES, tmp / "more-pages.jsonl")
-    extra = tmp / "extra.ttl"
-    extra.write_text("@prefix ex: <http://example.org/bench#> .\n" + "".join(
-        f"ex:thing{i} a ex:Thing ; ex:note \"note {i}\" .\n" for i in range(20_000)))
     stop = threading.Event()
     results: list[tuple[str, int, bytes]] = []
-    # a third of the requests each: /ask (cycling through the questions), /search, /sparql
     kinds = [k for q in questions for k in (f"ask:{q}", "search", "sparql")]
 
     def one(kind: str) -> tuple[int, bytes]:
@@ -228,26 +225,99 @@ def write_beside(server: Served, ws: Path, questions: list[str], data_dir: Path,
     threads = [threading.Thread(target=client, args=(i,)) for i in range(CLIENTS)]
     for t in threads:
         t.start()
-    start = time.perf_counter()
-    _cli("index", ws, "--docs", pages)
-    _cli("ontology", "import", ws, extra)
-    write_s = time.perf_counter() - start
-    time.sleep(1.0)
-    stop.set()
-    for t in threads:
-        t.join()
+    try:
+        yield results
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
+
+
+def _by_kind(results: list[tuple[str, int, bytes]]) -> dict[str, int]:
+    return {k: sum(r[0].split(":")[0] == k for r in results) for k in ("ask", "search", "sparql")}
+
+
+def write_beside(server: Served, ws: Path, questions: list[str], data_dir: Path, tmp: Path) -> dict[str, Any]:
+    """8 clients ask, search and query while another process builds: the text layer indexes
+    MORE_PAGES pages, then the ontology imports 40,000 triples (a new generation of each)."""
+    before = _replies(server, questions)
+    pages = _pages(data_dir, PAGES, MORE_PAGES, tmp / "more-pages.jsonl")
+    extra = tmp / "extra.ttl"
+    extra.write_text("@prefix ex: <http://example.org/bench#> .\n" + "".join(
+        f"ex:thing{i} a ex:Thing ; ex:note \"note {i}\" .\n" for i in range(20_000)))
+    with _clients(server, questions) as results:
+        start = time.perf_counter()
+        _cli("index", ws, "--docs", pages)
+        _cli("ontology", "import", ws, extra)
+        write_s = time.perf_counter() - start
+        time.sleep(1.0)
     after = _replies(server, questions)
     failed = sum(status != 200 for _, status, _ in results)
     partial = sum(status == 200 and body not in (before[kind], after[kind]) for kind, status, body in results)
     changed = sorted({k.split(":")[0] for k in before if before[k] != after[k]})
     return {"requests": len(results), "failed": failed, "partial": partial, "write_s": round(write_s, 1),
-            "changed_by_build": changed, "by_kind": {k: sum(r[0].split(":")[0] == k for r in results)
-                                                     for k in ("ask", "search", "sparql")}}
+            "changed_by_build": changed, "by_kind": _by_kind(results)}
+
+
+IMPORTS_MIN_REQUESTS, IMPORTS_MAX_S = 2_000, 600  # back-to-back imports go on until this many requests
+
+
+def imports_beside(server: Served, ws: Path, questions: list[str], tmp: Path) -> dict[str, Any]:
+    """8 clients ask, search and query while another process imports small files back to back (each
+    import a new generation of the store, each the same graph name replaced), until the clients have
+    sent IMPORTS_MIN_REQUESTS requests: every request must be answered, with the reply from before
+    (the imports add nothing any request reads)."""
+    before = _replies(server, questions)
+    imports = 0
+    with _clients(server, questions) as results:
+        start = time.perf_counter()
+        while len(results) < IMPORTS_MIN_REQUESTS and time.perf_counter() - start < IMPORTS_MAX_S:
+            path = tmp / f"beside-{imports}.ttl"
+            path.write_text("@prefix ex: <http://example.org/bench#> .\n" + "".join(
+                f"ex:item{imports}-{i} a ex:Item ; ex:note \"note {i}\" .\n" for i in range(500)))
+            _cli("ontology", "import", ws, path, "--name", "beside", "--no-reason")
+            imports += 1
+        seconds = time.perf_counter() - start
+    failed = [(kind, status) for kind, status, _ in results if status != 200]
+    changed = sum(status == 200 and body != before[kind] for kind, status, body in results)
+    return {"requests": len(results), "imports": imports, "seconds": round(seconds, 1), "failed": len(failed),
+            "failed_by": sorted({f"{k.split(':')[0]} {s}" for k, s in failed}), "changed": changed,
+            "by_kind": _by_kind(results)}
+
+
+SLOW = 4  # expensive /sparql queries kept running while /ask is timed
+CROSS = "SELECT (COUNT(*) AS ?n) WHERE { " + " . ".join(f"?a{i} ?b{i} ?c{i}" for i in range(8)) + " }"
+
+
+def ask_beside_slow(server: Served, questions: list[str], asks: int = 40) -> dict[str, Any]:
+    """SLOW cross products sent to /sparql again and again (each runs to its time limit or waits for a
+    free query process and is refused), and meanwhile /ask timed, one question after another."""
+    from urllib.parse import quote
+
+    stop = threading.Event()
+    statuses: list[int] = []
+
+    def slow() -> None:
+        while not stop.is_set():
+            statuses.append(server.get("/sparql?query=" + quote(CROSS))[0])
+
+    threads = [threading.Thread(target=slow) for _ in range(SLOW)]
+    for t in threads:
+        t.start()
+    time.sleep(1.0)
+    timed = [_ask(server, questions[i % len(questions)]) for i in range(asks)]
+    stop.set()
+    for t in threads:
+        t.join()
+    lat = [ms for ms, _, _ in timed]
+    return {"asks": asks, "failed": sum(s != 200 for _, s, _ in timed),
+            "p50_ms": round(float(np.percentile(lat, 50)), 1), "p95_ms": round(float(np.percentile(lat, 95)), 1),
+            "sparql": {str(code): statuses.count(code) for code in sorted(set(statuses))}}
 
 
 def run(data_dir: Path, out_dir: Path, *, rounds: int = 5, progress: Progress | None = None) -> dict[str, Any]:
     progress = progress or NullProgress()
-    task = progress.task("serve: /ask, /sparql, a write beside", 3)
+    task = progress.task("serve: /ask, /sparql, writes beside, slow queries beside", 3)
     questions = [json.loads(line)["question"] for line in
                  (data_dir / "acadchall" / "questions_open_dev.jsonl").read_text(encoding="utf-8").splitlines()
                  if line.strip()]
@@ -264,13 +334,16 @@ def run(data_dir: Path, out_dir: Path, *, rounds: int = 5, progress: Progress | 
             task.advance()
             answered = [q for q in questions if _ask(server, q)[2].get("layer") == "ontology"]
             beside = write_beside(server, ws, answered, data_dir, tmp)
+            slow = ask_beside_slow(server, answered)
+            imports = imports_beside(server, ws, answered, tmp)
         finally:
             server.close()
         task.advance()
         sparql = sparql_overhead(tmp)
         task.advance()
     task.done()
-    data = {"ask": ask, "sparql": sparql, "write_beside": beside, "cpu_count": os.cpu_count()}
+    data = {"ask": ask, "sparql": sparql, "write_beside": beside, "slow_beside": slow, "imports_beside": imports,
+            "cpu_count": os.cpu_count()}
     write_report(out_dir, NAME, data, markdown(data))
     return data
 
@@ -298,4 +371,24 @@ def markdown(d: dict[str, Any]) -> str:
         f"{w['requests']} requests ({', '.join(f'{n} {k}' for k, n in w['by_kind'].items())}), "
         f"**{w['failed']} failed**, **{w['partial']} partial** (a reply that is neither the one from before the "
         f"build nor the one from after it). Replies the build changed: {', '.join(w['changed_by_build']) or 'none'}.",
-        ""])
+        "", *_markdown_beside(d)])
+
+
+def _markdown_beside(d: dict[str, Any]) -> list[str]:
+    i, sl = d.get("imports_beside"), d.get("slow_beside")
+    out = []
+    if i:
+        out += [f"## Back-to-back imports beside {CLIENTS} clients", "",
+                f"Another process imported {i['imports']} small files back to back (`ontology import --name beside "
+                f"--no-reason`, each a new generation) in {i['seconds']} s while {CLIENTS} clients sent "
+                f"{i['requests']} requests ({', '.join(f'{n} {k}' for k, n in i['by_kind'].items())}): "
+                f"**{i['failed']} failed** (target 0 of ≥ {IMPORTS_MIN_REQUESTS:,})"
+                + (f" — {', '.join(i['failed_by'])}" if i["failed_by"] else "")
+                + f"; replies other than the one from before: {i['changed']}.", ""]
+    if sl:
+        out += [f"## /ask while {SLOW} expensive /sparql queries run", "",
+                f"{SLOW} clients sent a cross product of 8 patterns to /sparql again and again (statuses: "
+                f"{', '.join(f'{n} × {c}' for c, n in sl['sparql'].items())}); meanwhile {sl['asks']} questions were "
+                f"asked one after another: p50 {sl['p50_ms']} ms, **p95 {sl['p95_ms']} ms** (target ≤ 1,000), "
+                f"{sl['failed']} failed.", ""]
+    return out

@@ -113,7 +113,7 @@ def import_(workspace: WorkspaceArg,
 
     layer = _layer(workspace, create=True)
     with RichProgress(err) as progress:
-        report = layer.import_instances(file, name=name, progress=progress)
+        report = layer.import_instances(file, name=name, reason=reason, progress=progress)
     inferred = layer.reason() if reason and layer.inferred_state() != "fresh" else None
     if as_json:
         print_json({**report.to_dict(), "inferred": inferred.inferred if inferred else None})

@@ -161,6 +161,9 @@ class OntologySettings(Section):
                                  "their own and never wait behind them")
     queue_wait_s: float = Field(5.0, gt=0, le=MAX_SECONDS, description="how long a query waits for a free query "
                                 "process before it is refused (503 under `polyrag serve`)")
+    max_term_kb: int = Field(1024, ge=1, description="`ontology import`: the longest IRI or literal a file may hold, "
+                             "in KB (a file past it is refused before anything is written)")
+    max_triples: int = Field(50_000_000, ge=1, description="`ontology import`: the most triples one file may hold")
     link_threshold: float = Field(0.85, ge=0, le=1, description="similarity above which a mention links "
                                   "to an existing IRI")
     extract_chunk_size: int = Field(300, ge=8, description="f_ins: tokens per extraction chunk")

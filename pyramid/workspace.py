@@ -501,6 +501,7 @@ class Workspace:
             if self._lock_depth == 1:
                 self.recovered = None
                 self._recover()
+                self.manifest()  # a manifest that cannot be read is said now, before anything is written
             yield self
         finally:
             self._lock_depth -= 1
@@ -536,8 +537,12 @@ class Workspace:
         if path.exists():
             try:
                 data = json.loads(path.read_text(encoding="utf-8"))
-            except ValueError as err:
-                raise WorkspaceError(f"{path}: not valid JSON ({err})") from None
+            except (ValueError, OSError) as err:
+                raise WorkspaceError(f"{path}: not readable JSON ({err}); nothing was written. Restore it, or move "
+                                     "it aside and the next write starts a new one") from None
+            if not isinstance(data, dict):
+                raise WorkspaceError(f"{path}: not a JSON object; nothing was written. Restore it, or move it "
+                                     "aside and the next write starts a new one")
         else:
             data = {}
         data.setdefault("format", 1)

@@ -166,9 +166,13 @@ def create_app(workspace: Path, *, token: str | None = None) -> FastAPI:
     async def sparql(request: Request) -> Response:
         from starlette.concurrency import run_in_threadpool
 
-        query = await _protocol_query(request)
+        query, ignored = await _protocol_query(request)
         # the query process answers in a thread: the event loop keeps serving meanwhile
-        return await run_in_threadpool(_run_sparql, server, query, request.headers.get("accept"), cfg.max_rows)
+        resp = await run_in_threadpool(_run_sparql, server, query, request.headers.get("accept"), cfg.max_rows)
+        if ignored:  # said, not silently dropped: the dataset is always the union of the workspace's graphs
+            resp.headers["Warning"] = (f'299 polyrag "{" and ".join(ignored)} ignored: this endpoint reads the union '
+                                       'of the workspace\'s graphs"')
+        return resp
 
     app.add_api_route("/sparql", sparql, methods=["GET"], operation_id="sparql_get",
                       summary="SPARQL 1.1 Protocol query (?query=)")
@@ -194,8 +198,13 @@ def _add_text2sparql(app: FastAPI, server: Server) -> None:
             return text_to_sparql(server.session, question, dataset).model_dump()
 
 
-async def _protocol_query(request: Request) -> str:
-    """The query of a SPARQL 1.1 Protocol request: ?query= (GET), a form field or the body (POST)."""
+GRAPH_PARAMETERS = ("default-graph-uri", "named-graph-uri")
+
+
+async def _protocol_query(request: Request) -> tuple[str, list[str]]:
+    """The query of a SPARQL 1.1 Protocol request: ?query= (GET), a form field or the body (POST); and
+    the dataset parameters it sent, which this endpoint does not take."""
+    given = set(request.query_params)
     if request.method == "GET":
         query = request.query_params.get("query")
     else:
@@ -217,11 +226,12 @@ async def _protocol_query(request: Request) -> str:
             if "update" in form:
                 raise HTTPException(400, "this endpoint only reads: SPARQL updates are refused")
             query = (form.get("query") or [None])[0]
+            given |= set(form)
         else:
             raise HTTPException(415, "send the query as application/sparql-query or a form field `query`")
     if not isinstance(query, str) or not query.strip():
         raise HTTPException(400, "no query (pass `query`)")
-    return query
+    return query, [p for p in GRAPH_PARAMETERS if p in given]
 
 
 def _run_sparql(server: Server, query: str, accept: str | None, max_rows: int) -> Response:

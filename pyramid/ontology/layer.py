@@ -43,7 +43,7 @@ from pyramid.ontology.backends import OntologyBackend, open_store
 from pyramid.ontology.importer import InstanceImportReport, analyse, describe
 from pyramid.ontology.query_pool import Lane
 from pyramid.ontology.query_worker import QueryResult
-from pyramid.ontology.rdfio import STANDARD_PREFIXES, read_rdf, text_rows
+from pyramid.ontology.rdfio import STANDARD_PREFIXES, ImportLimits, read_rdf, text_rows
 from pyramid.ontology.reasoner import materialise
 from pyramid.ontology.schema import Schema
 from pyramid.ontology.store import INFERRED, SCHEMA, doc_graph, import_graph, inferred_fingerprint
@@ -160,13 +160,15 @@ class OntologyLayer:
         return SchemaLoad(self.schema, problems, inferred, seconds)
 
     # ------------------------------------------------------------------ instances
-    def import_instances(self, path: str | Path, *, name: str | None = None,
+    def import_instances(self, path: str | Path, *, name: str | None = None, reason: bool = True,
                          progress: Progress | None = None) -> InstanceImportReport:
-        """Import an instance file into graph "import:<name>" (default: the file's stem); idempotent."""
+        """Import an instance file into graph "import:<name>" (default: the file's stem); idempotent.
+        `reason`: recompute the inferred graph if there is one (else it stays stale until `reason`)."""
         progress = progress or NullProgress()
         start = time.perf_counter()
         task = progress.task(f"importing {Path(path).name}", 3)
-        parsed = read_rdf(path, as_text=True)  # a bad file fails here, before the lock and before any write
+        limits = ImportLimits(self.settings.max_term_kb * 1024, self.settings.max_triples)
+        parsed = read_rdf(path, as_text=True, limits=limits)  # a bad file fails here, before the lock and any write
         task.advance()
         name = name or Path(path).stem
         with self.ws.writing("ontology.import"):
@@ -194,7 +196,8 @@ class OntologyLayer:
                 describe(prepared, schema)
                 info = written.result()
             report.graph = info.name
-            self._refresh_inferred()
+            if reason:
+                self._refresh_inferred()
             task.advance()
             report.seconds = time.perf_counter() - start
             self.ws.record_step("ontology.import", seconds=report.seconds, counts=self._counts(), layer="ontology")

@@ -262,10 +262,36 @@ def _place(data: bytes, offset: int) -> tuple[int, int]:
     return data.count(b"\n", 0, offset) + 1, offset - (data.rfind(b"\n", 0, offset) + 1) + 1
 
 
-def read_rdf(path: str | Path, *, base_iri: str | None = None, as_text: bool = False) -> RdfFile:
+@dataclass(frozen=True)
+class ImportLimits:
+    """What one imported file may hold (ontology.max_term_kb, ontology.max_triples): a literal of a few
+    megabytes once took minutes to import and left every later query over the literals slow."""
+
+    term_chars: int
+    triples: int
+
+
+def check_limits(nt: NTriples, limits: ImportLimits, path: Path, data: bytes) -> None:
+    """One clear error for a file past the limits, naming the line of the longest term."""
+    if len(nt) > limits.triples:
+        raise InputError(f"{len(nt):,} triples, more than ontology.max_triples ({limits.triples:,})", path=path)
+    longest = max(nt.lines, key=len, default="")
+    if len(longest) <= limits.term_chars:
+        return
+    term = max(longest.split(" ", 2), key=len)
+    # the term's line in the file: its first characters searched for (a term may be written another way)
+    at = data.find(term.strip('<>"')[:60].encode("utf-8"))
+    line = data.count(b"\n", 0, at) + 1 if at >= 0 else None
+    raise InputError(f"an IRI or literal of {len(term):,} characters, more than ontology.max_term_kb "
+                     f"({limits.term_chars // 1024:,} KB)", path=path, line=line)
+
+
+def read_rdf(path: str | Path, *, base_iri: str | None = None, as_text: bool = False,
+             limits: ImportLimits | None = None) -> RdfFile:
     """Parse a whole RDF file; `InputError` (file, line, column) on anything wrong with it.
     `as_text`: the triples as `NTriples` (parsed and written in Rust, no Python object per triple;
-    graph names of a quad format are dropped, as the importer drops them) instead of `quads`."""
+    graph names of a quad format are dropped, as the importer drops them) instead of `quads`.
+    `limits`: what the file may hold (checked before anything is written)."""
     path = Path(path)
     try:
         data = path.read_bytes()
@@ -284,8 +310,13 @@ def read_rdf(path: str | Path, *, base_iri: str | None = None, as_text: bool = F
             named = fmt in (ox.RdfFormat.N_QUADS, ox.RdfFormat.TRIG)
             text = ox.serialize((ox.Triple(q.subject, q.predicate, q.object) for q in parser) if named else parser,
                                 format=ox.RdfFormat.N_TRIPLES)
-            return RdfFile(path, fmt, [], dict(parser.prefixes), NTriples.from_bytes(text))
+            nt = NTriples.from_bytes(text)
+            if limits is not None:
+                check_limits(nt, limits, path, data)
+            return RdfFile(path, fmt, [], dict(parser.prefixes), nt)
         quads = list(parser)
+        if limits is not None:
+            check_limits(NTriples.from_triples(quads), limits, path, data)
     except SyntaxError as err:
         raise _syntax_error(err, path, fmt, data) from None
     except ValueError as err:  # e.g. a JSON-LD remote context, which would need the network

@@ -334,6 +334,9 @@ def _offset(text: str, line: int, column: int) -> int:
     return min(starts[line - 1] + column - 1, len(text))
 
 
+_PROSE = re.compile(r"[A-Z][a-z]+(?: [a-z-]+){3,}")
+
+
 def _oxigraph_error(text: str, err: SyntaxError) -> InputError:
     msg = str(err)
     m = re.match(r"error at (\d+):(\d+): (.*)", msg, re.DOTALL)
@@ -344,6 +347,8 @@ def _oxigraph_error(text: str, err: SyntaxError) -> InputError:
     if found:  # the tokenizer's finding says what is wrong, and where, better than the parser's
         offset = found[0][0]
         detail = "; ".join(dict.fromkeys(f for _, f in found[:2]))
+    elif prose := _PROSE.search(reason):  # a sentence of the parser's among its tokens ("The query offset
+        detail = prose.group(0)[0].lower() + prose.group(0)[1:]  # should be a non negative integer")
     else:
         listing = reason[len("expected one of"):] if reason.startswith("expected one of") else \
             reason[len("expected"):] if reason.startswith("expected") else ""

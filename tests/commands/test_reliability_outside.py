@@ -92,3 +92,80 @@ def test_a_number_that_is_not_finite_in_an_http_body_is_a_422(with_ontology):
         resp = client.post("/ask", content=raw, headers={"Content-Type": "application/json"})
         assert resp.status_code == 422, resp.text
         assert resp.json()["error"] == "k: Input should be a finite number"
+
+
+@pytest.mark.parametrize("garbage", ["{not json", "[1, 2]"])
+def test_a_manifest_that_cannot_be_read_stops_an_import_before_anything_is_written(
+        with_ontology, tmp_path, capsys, garbage):
+    """`ontology import` once registered the graph and recomputed the inferred one, then said it failed."""
+    ws = with_ontology
+    graphs = json.loads((ws.root / "ontology" / "graphs.json").read_text())
+    (ws.root / "manifest.json").write_text(garbage)
+    more = tmp_path / "more.ttl"
+    more.write_text('@prefix ex: <http://example.org/> .\nex:skerries a ex:Lighthouse .\n')
+    code, out, err = run_cli(["ontology", "import", ws.root, more], capsys)
+    assert code != 0 and "manifest.json" in err and "nothing was written" in " ".join(err.split())
+    assert json.loads((ws.root / "ontology" / "graphs.json").read_text()) == graphs
+
+
+def test_no_reason_leaves_the_inferred_graph_as_it_was(with_ontology, tmp_path, capsys):
+    """`--no-reason` once re-ran reasoning all the same; now the inferred graph is left (and said stale)."""
+    ws = with_ontology
+    code, _, err = run_cli(["ontology", "reason", ws.root], capsys)
+    assert code == 0, err
+    before = json.loads((ws.root / "ontology" / "graphs.json").read_text())["graphs"]["inferred"]
+    more = tmp_path / "more.ttl"
+    more.write_text('@prefix ex: <http://example.org/> .\nex:skerries a ex:Lighthouse .\n')
+    code, _, err = run_cli(["ontology", "import", ws.root, more, "--no-reason"], capsys)
+    assert code == 0, err
+    assert json.loads((ws.root / "ontology" / "graphs.json").read_text())["graphs"]["inferred"] == before
+    code, out, _ = run_cli(["ontology", "stats", ws.root], capsys)
+    assert "stale" in out
+
+
+def test_an_offset_too_large_says_so_in_words(with_ontology, capsys):
+    """The parser's own sentence among its expected tokens came out word by word ("expected a number,
+    The, query, offset, should, …")."""
+    code, out, err = run_cli(["sparql", with_ontology.root,
+                              "SELECT * WHERE { ?s ?p ?o } OFFSET 99999999999999999999999"], capsys)
+    flat = " ".join(err.split())
+    assert code != 0 and "the query offset should be a non negative integer" in flat and "The, query" not in flat
+
+
+def test_dataset_parameters_are_said_to_be_ignored(with_ontology):
+    """default-graph-uri and named-graph-uri were dropped without a word; the reply now carries a Warning
+    header naming them (the dataset is always the union of the workspace's graphs)."""
+    from urllib.parse import quote
+
+    from fastapi.testclient import TestClient
+
+    from serving.app import create_app
+
+    client = TestClient(create_app(with_ontology.root), raise_server_exceptions=False)
+    q = quote("SELECT ?x WHERE { ?x a <http://example.org/Lighthouse> }")
+    plain = client.get(f"/sparql?query={q}")
+    assert plain.status_code == 200 and "warning" not in plain.headers
+    named = client.get(f"/sparql?query={q}&default-graph-uri=http://example.org/g1")
+    assert named.status_code == 200 and "default-graph-uri ignored" in named.headers["warning"]
+    form = client.post("/sparql", data={"query": "ASK { ?s ?p ?o }", "named-graph-uri": "http://example.org/g2"})
+    assert form.status_code == 200 and "named-graph-uri ignored" in form.headers["warning"]
+
+
+def test_an_import_past_the_limits_is_refused_naming_the_line(with_ontology, tmp_path, capsys, monkeypatch):
+    """One literal of a few megabytes once took minutes to import and slowed every later query over the
+    literals; the file is refused before anything is written, the setting named; raised, it goes in."""
+    ws = with_ontology
+    big = tmp_path / "big.ttl"
+    big.write_text('@prefix ex: <http://example.org/> .\nex:fastnet ex:note "short" .\n'
+                   'ex:skerries ex:note "' + "wave " * 300_000 + '" .\n')
+    graphs = (ws.root / "ontology" / "graphs.json").read_text()
+    code, _, err = run_cli(["ontology", "import", ws.root, big], capsys)
+    flat = " ".join(err.split())
+    assert code != 0 and "big.ttl, line 3" in flat and "ontology.max_term_kb (1,024 KB)" in flat
+    assert (ws.root / "ontology" / "graphs.json").read_text() == graphs
+    monkeypatch.setenv("POLYRAG_ONTOLOGY__MAX_TERM_KB", "2048")
+    code, _, err = run_cli(["ontology", "import", ws.root, big], capsys)
+    assert code == 0, err
+    monkeypatch.setenv("POLYRAG_ONTOLOGY__MAX_TRIPLES", "1")
+    code, _, err = run_cli(["ontology", "import", ws.root, big, "--name", "again"], capsys)
+    assert code != 0 and "2 triples, more than ontology.max_triples (1)" in " ".join(err.split())
