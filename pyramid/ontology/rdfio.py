@@ -291,7 +291,7 @@ def read_rdf(path: str | Path, *, base_iri: str | None = None, as_text: bool = F
     """Parse a whole RDF file; `InputError` (file, line, column) on anything wrong with it.
     `as_text`: the triples as `NTriples` (parsed and written in Rust, no Python object per triple;
     graph names of a quad format are dropped, as the importer drops them) instead of `quads`.
-    `limits`: what the file may hold (checked before anything is written)."""
+    `limits`: what the file may hold, checked on the text form (`as_text`), before anything is written."""
     path = Path(path)
     try:
         data = path.read_bytes()
@@ -315,8 +315,6 @@ def read_rdf(path: str | Path, *, base_iri: str | None = None, as_text: bool = F
                 check_limits(nt, limits, path, data)
             return RdfFile(path, fmt, [], dict(parser.prefixes), nt)
         quads = list(parser)
-        if limits is not None:
-            check_limits(NTriples.from_triples(quads), limits, path, data)
     except SyntaxError as err:
         raise _syntax_error(err, path, fmt, data) from None
     except ValueError as err:  # e.g. a JSON-LD remote context, which would need the network

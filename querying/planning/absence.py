@@ -14,7 +14,7 @@ from pyramid.vocab import Vocab
 from querying.planning.names import SchemaNames, property_words
 from querying.planning.paths import clause
 from querying.planning.records import Anchor, QuestionReading
-from querying.planning.wording import masked
+from querying.planning.wording import masked, passive_at
 from querying.sparql_plan import QueryPlan, Step
 
 # "no head", "nobody", "no one", "nothing", "none", "without a warranty", "never": absence; not "no more
@@ -87,8 +87,7 @@ class AbsenceReadings:
         for m in re.finditer(r"[^\W\d_]+", text):
             if _stem(m.group().lower()) == _stem(own[0]):
                 # the question's own passive ("taken by nobody") turns the order round as well
-                passive = re.match(r"\s+by\b", text[m.end():]) is not None
-                return ((neg.end() > m.start()) != p.words.endswith(" by")) != passive
+                return ((neg.end() > m.start()) != p.words.endswith(" by")) != passive_at(text, m.end())
         return None
 
     def _lacks(self, target: str, text: str) -> list[tuple[Step, str, tuple[str, ...]]]:

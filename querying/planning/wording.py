@@ -78,6 +78,11 @@ def first_is_subject(text: str, names: Sequence[str], passive_name: bool) -> boo
     own = {f for n in names for w in property_content_words(n) for f in word_forms(w)}
     for m in re.finditer(r"[^\W\d_]+", text):
         if all_forms(m.group()) & own:
-            return (re.match(r"\s+by\b", text[m.end():]) is not None) == passive_name
+            return passive_at(text, m.end()) == passive_name
     return None
+
+
+def passive_at(text: str, end: int) -> bool:
+    """The verb ending at `end` is said in the passive: "by" follows it ("taken by nobody")."""
+    return re.match(r"\s+by\b", text[end:]) is not None
 
