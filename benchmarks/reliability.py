@@ -94,6 +94,12 @@ def run(data_dir: Path, out_dir: Path, *, cli_sample: int = 200, ask_sample: int
         "skipped": 0, "seconds": round(time.perf_counter() - start, 1),
         "failures": [f"{r['command']} · {r['format']} · {r['kind']}: {r['why']}" for r in rows if not r["held"]]}
 
+    task = progress.task("store health after imports at the limits", total=1)
+    with tempfile.TemporaryDirectory() as tmp:
+        suites["store health after imports at the limits"] = store_health(data_dir, Path(tmp))
+    task.advance()
+    task.done()
+
     for name, files in TEST_SUITES:
         task = progress.task(name, total=1)
         suites[name] = run_pytest(files)
@@ -105,6 +111,53 @@ def run(data_dir: Path, out_dir: Path, *, cli_sample: int = 200, ask_sample: int
             "not_run": ["unreadable input files (run as root, which reads a mode-0 file anyway)"] if root_user else []}
     write_report(out_dir, NAME, data, markdown(data))
     return data
+
+
+# queries over every literal, timed before and after the big literals are imported
+HEALTH_QUERIES = ["SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o FILTER(isLiteral(?o)) }",
+                  'SELECT ?s WHERE { ?s ?p ?o FILTER(CONTAINS(STR(?o), "zq")) } LIMIT 5',
+                  "SELECT (MAX(STRLEN(STR(?o))) AS ?m) WHERE { ?s ?p ?o FILTER(isLiteral(?o)) }"]
+BIG_LITERALS = 20  # literals just under ontology.max_term_kb, in one file
+HEALTH_SLACK_S = 1.0  # a query may take this much longer afterwards (and no more than twice as long)
+
+
+def store_health(data_dir: Path, tmp: Path) -> dict[str, Any]:
+    """The store's health after an accepted import at the limits (issue 42): the PolyU ontology, then a
+    file of BIG_LITERALS literals just under ontology.max_term_kb; each HEALTH_QUERIES query holds when
+    it takes at most twice as long as before, or HEALTH_SLACK_S more."""
+    from pyramid.session import Session
+    from pyramid.workspace import Workspace
+
+    start = time.perf_counter()
+    ws = Workspace.init(tmp / "ws")
+    layer = Session(ws).ontology
+    layer.import_instances(data_dir / "polyu" / "polyu_onto.ttl", reason=False)
+
+    def timed() -> list[float]:
+        out = []
+        for q in HEALTH_QUERIES:
+            t0 = time.perf_counter()
+            layer.select(q, timeout_s=120)
+            out.append(time.perf_counter() - t0)
+        return out
+
+    before = timed()
+    body = "x" * ((ws.settings.ontology.max_term_kb - 1) * 1024)
+    big = tmp / "big.ttl"
+    big.write_text("@prefix ex: <http://example.org/health#> .\n"
+                   + "".join(f'ex:a{i} ex:note "{body}{i}" .\n' for i in range(BIG_LITERALS)), encoding="utf-8")
+    t0 = time.perf_counter()
+    layer.import_instances(big, name="big", reason=False)
+    import_s = time.perf_counter() - t0
+    after = timed()
+    layer.store.close()
+    slow = [f"{q[:60]}…: {a:.2f} s after, {b:.2f} s before" for q, b, a in zip(HEALTH_QUERIES, before, after)
+            if a > max(2 * b, b + HEALTH_SLACK_S)]
+    return {"tried": len(HEALTH_QUERIES), "held": len(HEALTH_QUERIES) - len(slow), "failed": len(slow), "skipped": 0,
+            "seconds": round(time.perf_counter() - start, 1), "failures": slow,
+            "figures": f"{BIG_LITERALS} literals of {ws.settings.ontology.max_term_kb - 1} KB imported in {import_s:.1f} s; "
+                       "queries over the literals " + ", ".join(f"{b * 1000:.0f} → {a * 1000:.0f} ms"
+                                                                for b, a in zip(before, after))}
 
 
 def markdown(d: dict[str, Any]) -> str:
@@ -119,6 +172,8 @@ def markdown(d: dict[str, Any]) -> str:
     for note in d.get("not_run", []):
         lines.append(f"Not run here: {note}.")
     for name, s in suites.items():
+        if s.get("figures"):
+            lines += ["", f"{name}: {s['figures']}."]
         if s["failures"]:
             lines += ["", f"## {name}: what failed", *[f"- {f}" for f in s["failures"][:30]]]
     return "\n".join(lines) + "\n"

@@ -22,6 +22,9 @@ class Session:
         self.ws = ws
         self.settings = ws.settings
         self.meter = UsageMeter()
+        # a long-running server's session: indexes derived from a store generation are rebuilt beside
+        # the requests, which use the last ones meanwhile (querying.ontology_context)
+        self.serving = False
         use_workspace_prompts(ws.root / "prompts")  # WS/prompts/<name>.md overrides a packaged prompt
         self._provider = provider
         if embedder is not None:

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import re
 import time
-import weakref
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -26,14 +24,13 @@ from pyramid.config import OntologySettings
 from pyramid.embeddings import Embedder
 from pyramid.errors import Hint, InputError, PolyragError, QueryTimeout, WorkspaceError
 from pyramid.llm import LLM, LLMError
-from pyramid.ontology.labels import LabelIndex, LabelLink
+from pyramid.ontology.labels import LabelLink
 from pyramid.ontology.layer import OntologyLayer
 from pyramid.ontology.rdfio import text_rows
-from pyramid.ontology.values import ValueIndex
 from pyramid.session import Session
 from pyramid.types import Answer, Handover, LayerName, SparqlEvidence, Tracer, TraceStep, check_question
 from pyramid.usage import UsageMeter
-from pyramid.vocab import Vocab
+from querying.ontology_context import RDF_TYPE, OntologyContext, contexts
 from querying.options import Value, select_options
 from querying.planning.planner import ReadingPlanner
 from querying.planning.polar import polar
@@ -44,34 +41,12 @@ if TYPE_CHECKING:
     from querying.sparql_raw import RawResult
 
 Mode = Literal["plan", "raw", "auto"]
-RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
-LABELS_CACHE = "ontology-labels.json"
-VALUES_CACHE = "ontology-values.json"
-LINKS_CACHE = "ontology-links.json"
-LINKS_FORMAT = 2  # the links cache's layout; a file of another is rebuilt
-VALUE_SAMPLE = 200  # values per datatype property read to see whether they name other instances
 SHOWN = 50  # answers written out in an answer's text; all of them are in its evidence rows
 EVIDENCE_ROWS = 5  # rows kept in an answer's evidence per answer `ontology.max_rows` allows
 TRACE_ERRORS = 200  # characters of the raw query's errors in the trace
 TRACE_ANSWER = 80  # characters of the answer in the decide step's outcome
+STALE = " (the last generation's names: the store's new ones are being indexed)"
 MODEL_MARGIN = 0.03  # `ontology.reading_margin` when unset and the model is not the tiny default
-
-
-@dataclass
-class OntologyContext:
-    """What answering needs from the layer, built once per store generation: the vocabulary, the
-    label index and the value index (both persisted in the workspace cache, keyed by the store's
-    generation, so a new process reads them instead of rebuilding them)."""
-
-    vocab: Vocab
-    index: LabelIndex
-    values: ValueIndex
-    links: dict[str, set[tuple[str, str, str]]]  # class → (object property, "out" | "in", class) in the data
-    value_classes: dict[str, str]                # datatype property → the class its values name (codes of others)
-
-
-# One context per layer object (a session's), rebuilt when the store changes.
-_contexts: weakref.WeakKeyDictionary[OntologyLayer, OntologyContext] = weakref.WeakKeyDictionary()
 
 
 class OntologyAnswerer:
@@ -80,16 +55,17 @@ class OntologyAnswerer:
     name: LayerName = "ontology"
 
     def __init__(self, layer: OntologyLayer, llm: LLM, embedder: Embedder, cfg: OntologySettings,
-                 meter: UsageMeter, cache_dir: Path, *, mode: Mode = "plan") -> None:
+                 meter: UsageMeter, cache_dir: Path, *, mode: Mode = "plan", background: bool = False) -> None:
         if mode not in ("plan", "raw", "auto"):
             raise InputError(f"unknown SPARQL mode '{mode}'", hint=Hint(param="sparql", values="plan, raw or auto"))
         self.layer, self.llm, self.embedder, self.cfg = layer, llm, embedder, cfg
         self.meter, self.cache_dir, self.mode = meter, cache_dir, mode
+        self.background = background  # a server's: a new generation's indexes are built beside the requests
 
     @classmethod
     def from_session(cls, session: Session, *, mode: Mode = "plan") -> OntologyAnswerer:
         return cls(session.ontology, session.llm, session.embedder, session.settings.ontology, session.meter,
-                   session.ws.path("cache"), mode=mode)
+                   session.ws.path("cache"), mode=mode, background=session.serving)
 
     def select(self, query: str, *, distinct: bool = False) -> list[dict[str, str]]:
         """SELECT through the layer's safe path (the read-only check, the query process, timeout, row cap);
@@ -134,29 +110,9 @@ class OntologyAnswerer:
         return compile_plan(plan, ctx.vocab, limit=self.cfg.row_cap)
 
     def context(self) -> OntologyContext:
-        """Built once per layer object and again whenever the store changes (its registry generation)."""
-        layer = self.layer
-        fp = layer.store.generation
-        ctx = _contexts.get(layer)
-        if ctx is None or ctx.index.fingerprint != fp:
-            layer.store.warm()  # the query process starts while the indexes load
-            vocab = Vocab.from_schema(layer.schema)
-            self.cache_dir.mkdir(parents=True, exist_ok=True)  # cache files: written atomically, no lock needed
-            index = LabelIndex.load(self.cache_dir / LABELS_CACHE, fp)
-            if index is None:
-                index = LabelIndex.from_select(layer.select_trusted, fingerprint=fp)
-                index.save(self.cache_dir / LABELS_CACHE)
-            values = ValueIndex.load(self.cache_dir / VALUES_CACHE, fp)
-            if values is None:
-                values = ValueIndex.from_select(layer.select_trusted, vocab, fingerprint=fp)
-                values.save(self.cache_dir / VALUES_CACHE)
-            cached = _load_links(self.cache_dir / LINKS_CACHE, fp)
-            if cached is None:
-                cached = class_links(layer.select_trusted), value_classes(layer.select_trusted, vocab, index)
-                _save_links(self.cache_dir / LINKS_CACHE, fp, *cached)
-            ctx = OntologyContext(vocab, index, values, *cached)
-            _contexts[layer] = ctx
-        return ctx
+        """The indexes of the store's current generation (querying.ontology_context), or, while a server
+        rebuilds them in the background after a write, the last generation's."""
+        return contexts.get(self.layer, self.cache_dir, background=self.background)
 
     def answer(self, question: str, handover: Handover | None = None, *,
                options: list[str] | None = None) -> Answer:
@@ -166,7 +122,7 @@ class OntologyAnswerer:
         with tracer.step("ontology.context", "ontology") as rec:
             ctx = self.context()
             rec.outcome = f"{len(ctx.vocab.classes)} classes, {len(ctx.vocab.properties)} properties, " \
-                          f"{len(ctx.index)} labelled instances"
+                          f"{len(ctx.index)} labelled instances" + (STALE if ctx.stale else "")
         option_links = [ctx.index.link(o) for o in options] if options else []
 
         draft: PlanDraft | None = None
@@ -271,60 +227,6 @@ class OntologyAnswerer:
         if verdict is not None:  # a yes/no question: say which, with what was found
             answer.text = f"{'Yes' if verdict else 'No'} — {draft.best.spelled() if draft.best else ''} {answer.text}"
         return answer
-
-
-def class_links(select) -> dict[str, set[tuple[str, str, str]]]:
-    """For each class, the object properties its instances take part in and the classes at the other
-    end, seen from the class ("out": its instance is the subject): the second steps of readings."""
-    rows = select(f"SELECT DISTINCT ?c1 ?p ?c2 WHERE {{ ?x ?p ?y FILTER(isIRI(?y) && ?p != <{RDF_TYPE}>) "
-                  "?x a ?c1 . ?y a ?c2 }")
-    out: dict[str, set[tuple[str, str, str]]] = {}
-    for r in rows:
-        out.setdefault(r["c1"], set()).add((r["p"], "out", r["c2"]))
-        out.setdefault(r["c2"], set()).add((r["p"], "in", r["c1"]))
-    return out
-
-
-def value_classes(select, vocab: Vocab, index: LabelIndex, sample: int = VALUE_SAMPLE) -> dict[str, str]:
-    """Datatype properties whose values are the names or codes of *other* instances (a prerequisite
-    stored as a subject code): property IRI → the class most of those instances are of, where at least
-    half of a sample of its values name one (a code or label of the subject itself does not count)."""
-    out: dict[str, str] = {}
-    for p in vocab.properties:
-        if p.kind != "datatype":
-            continue
-        rows = [r for r in select(f"SELECT ?s ?v WHERE {{ ?s <{p.iri}> ?v FILTER(isLiteral(?v)) }} LIMIT {sample}")
-                if r.get("v", "").strip()]
-        votes: dict[str, int] = {}
-        for r in rows:
-            links = index.link(r["v"], fuzzy=False)
-            if links and all(lk.iri != r["s"] for lk in links):
-                for c in {c for lk in links for c in lk.classes if c in vocab.by_iri}:
-                    votes[c] = votes.get(c, 0) + 1
-        best = max(votes.items(), key=lambda kv: (kv[1], kv[0]), default=None)
-        if rows and best is not None and best[1] * 2 >= len(rows):
-            out[p.iri] = best[0]
-    return out
-
-
-def _save_links(path: Path, fingerprint: str, links: dict[str, set[tuple[str, str, str]]],
-                by_value: dict[str, str]) -> None:
-    from pyramid.workspace import atomic_write_json
-
-    atomic_write_json(path, {"format": LINKS_FORMAT, "fingerprint": fingerprint, "value_classes": by_value,
-                             "links": {c: sorted(v) for c, v in links.items()}})
-
-
-def _load_links(path: Path, fingerprint: str) -> tuple[dict[str, set[tuple[str, str, str]]], dict[str, str]] | None:
-    import json
-
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if data.get("format") != LINKS_FORMAT or data.get("fingerprint") != fingerprint:
-        return None
-    return {c: {tuple(x) for x in v} for c, v in data["links"].items()}, data["value_classes"]  # type: ignore[misc]
 
 
 def answer_ontology(session: Session, question: str, *, options: list[str] | None = None,

@@ -54,6 +54,7 @@ class Server:
     def __init__(self, workspace: Path) -> None:
         self.ws = Workspace.open(workspace)
         self.session = Session(self.ws)
+        self.session.serving = True
         self.lock = threading.RLock()
 
     def refresh(self) -> None:

@@ -16,7 +16,7 @@ from pyramid.errors import QueryRefused
 from pyramid.llm.scripted import ScriptedProvider, Seq
 from pyramid.session import Session
 from pyramid.workspace import Workspace
-from querying import ontology_qa
+from querying import ontology_context
 from querying.ontology_qa import answer_ontology, context
 
 EX = "http://example.org/"
@@ -451,8 +451,8 @@ def test_a_new_process_reads_the_context_from_the_workspace(polyu_ws, embedder, 
 
     monkeypatch.setattr(LabelIndex, "from_select", classmethod(rebuilt))
     monkeypatch.setattr(ValueIndex, "from_select", classmethod(rebuilt))
-    monkeypatch.setattr(ontology_qa, "class_links", rebuilt)
-    monkeypatch.setattr(ontology_qa, "value_classes", rebuilt)
+    monkeypatch.setattr(ontology_context, "class_links", rebuilt)
+    monkeypatch.setattr(ontology_context, "value_classes", rebuilt)
     fresh = session(polyu_ws, embedder)  # a new layer object: nothing in memory
     assert len(context(fresh).index) > 3000
 
