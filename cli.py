@@ -48,6 +48,7 @@ ACTIONS = {
     "add_documents": "add documents with `polyrag index {ws} --docs PATH` first",
     "build_kg": "run `polyrag kg build {ws}` or `polyrag kg import {ws} FILE` first",
     "sync_kg": "run `polyrag kg sync {ws}` to rebuild the triple index",
+    "migrate_kg": "run `polyrag kg migrate {ws}` to convert it to LadybugDB",
     "load_schema": "load a schema with `polyrag ontology load-schema {ws} FILE` first",
     "reason": "run `polyrag ontology reason {ws}`",
     "run_completion": "run `polyrag complete run {ws}` first",

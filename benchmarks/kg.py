@@ -70,9 +70,10 @@ def run_import(data: Path, out_dir: Path, progress: Progress | None = None) -> d
     data_out = {"file": str(data), "rows": report.rows, "skipped": len(report.skipped), "seconds": round(seconds, 1),
                 "rows_per_s": round(report.rows / seconds, 1), "phases": phases, "texts_embedded": texts,
                 "totals": report.totals, "resolution": report.loaded.resolution, "index": report.loaded.index,
-                "precision": precision, "precision_fidelity": fidelity}
-    md = ["# KG import", "", f"`kg import` of {data.name}: {report.rows:,} rows ({len(report.skipped)} malformed rows "
-          f"skipped) in {seconds:.1f} s, {report.rows / seconds:.0f} rows/s; graph {report.totals}; embedding "
+                "precision": precision, "precision_fidelity": fidelity, "backend": ws.settings.kg.backend}
+    md = ["# KG import", "", f"`kg import` of {data.name} into {ws.settings.kg.backend} (`kg.backend`): "
+          f"{report.rows:,} rows ({len(report.skipped)} malformed rows skipped) in {seconds:.1f} s, "
+          f"{report.rows / seconds:.0f} rows/s; graph {report.totals}; embedding "
           f"arithmetic {precision} (`embeddings.precision`).", "",
           md_table(["phase", "seconds", "share"],
                    [[k, v, f"{v / seconds:.0%}"] for k, v in phases.items()]
@@ -269,10 +270,13 @@ def run_search(data: Path, out_dir: Path, *, synthetic: int = 100_000, n_queries
         stats.update(_latency(incl, "included"))
         stats.update(triples=len(syn), store_upsert_seconds=round(store_s, 2))
         results["synthetic"] = stats
+        results["backend"] = syn_ws.settings.kg.backend
         kg.close()
     def row(name: str, r: dict[str, Any], kind: str) -> list[Any]:
         cols = [r[f"{m}{kind}_ms"][p] for m in ("excluded", "included", "expand") for p in ("p50", "p95")]
         return [name, r["triples"], *cols]
+
+    backend = results.pop("backend")
 
     headers = ["graph", "triples", "p50 ms (query embedding excluded)", "p95 ms", "p50 ms (included)", "p95 ms",
                "p50 ms (+1-hop expansion)", "p95 ms"]
@@ -280,7 +284,7 @@ def run_search(data: Path, out_dir: Path, *, synthetic: int = 100_000, n_queries
     md = ["# KG triple search latency (`polyrag bench kg-search`)", "",
           f"Top-10 by cosine (exact `np.dot` over unit float32 rows), {n_queries} queries per graph; "
           "'included' embeds the query with MiniLM (cache off), 50 queries; 'expand' adds the 1-hop "
-          "relations of the hits' entities from the graph store (Kùzu).", "",
+          f"relations of the hits' entities from the graph store ({backend}, `kg.backend`).", "",
           f"Fastest of {REPEAT} runs per query (other work on the shared 2-core machine only ever adds time):", "",
           md_table(headers, [row(n, r, "") for n, r in results.items()]), "",
           "Single runs (each query's first run, no best-of):", "",
@@ -293,8 +297,8 @@ def run_search(data: Path, out_dir: Path, *, synthetic: int = 100_000, n_queries
           f"{res['type_conflicts_refused']} refused for types, {res['unseen_mismatch_refused']} refused because "
           f"their numbers or CJK characters differ) in {results['polyu']['import_seconds']} s (MiniLM cache "
           f"warm on a rerun). Synthetic graph: {synthetic} triples written "
-          f"to Kùzu in {results['synthetic']['store_upsert_seconds']} s (one transaction)."]
-    write_report(out_dir, "kg-search", results, "\n".join(md))
+          f"to {backend} in {results['synthetic']['store_upsert_seconds']} s (one transaction)."]
+    write_report(out_dir, "kg-search", {**results, "backend": backend}, "\n".join(md))
     return results
 
 

@@ -96,6 +96,20 @@ def sync(workspace: WorkspaceArg) -> None:
     out.print(f"triple index: {r.total} triples from {session.kg.source} ({r.added} embedded, "
                      f"{r.kept} kept, {r.removed} removed); graph: {totals['entities']} entities")
 
+@app.command("migrate")
+def migrate(workspace: WorkspaceArg) -> None:
+    """Convert a knowledge graph built with Kùzu (archived upstream) to LadybugDB, the default embedded
+    store, and set kg.backend = "ladybug". The Kùzu graph is left in place; remove it once satisfied."""
+    from pyramid.kg.migrate import migrate_to_ladybug
+    from pyramid.progress import RichProgress
+
+    session = open_session(workspace)
+    with RichProgress(err) as progress:
+        r = migrate_to_ladybug(session.kg, progress)
+    out.print(f"migrated {r.triples} triples from {r.source} to {r.target} in {r.seconds:.1f} s; kg.backend is "
+              f"now \"ladybug\" (the Kùzu graph is still at {r.source})")
+
+
 @app.command("stats")
 def stats(workspace: WorkspaceArg, top: Annotated[int, typer.Option(min=0, help="relations shown")] = 10,
           as_json: Annotated[bool, typer.Option("--json")] = False) -> None:

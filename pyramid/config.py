@@ -107,7 +107,14 @@ class TextSettings(Section):
 
 
 class KGSettings(Section):
-    backend: Literal["kuzu", "neo4j"] = Field("kuzu", description="graph store")
+    backend: Literal["ladybug", "kuzu", "neo4j"] = Field(
+        "ladybug", description="graph store: ladybug (LadybugDB, embedded in WS/kg/graph.lbug), kuzu (Kùzu, "
+        "archived upstream: read for workspaces built with it; `polyrag kg migrate` converts one) or neo4j")
+
+    @property
+    def embedded(self) -> bool:
+        """The graph lives in the workspace (LadybugDB or Kùzu), written under its lock."""
+        return self.backend != "neo4j"
     neo4j_uri: str = Field("", description="neo4j: bolt:// or neo4j:// URI")
     neo4j_user: str = Field("neo4j", description="neo4j: user")
     neo4j_password: SecretStr = Field(SecretStr(""), description="neo4j: password (prefer "
@@ -435,3 +442,33 @@ def render_default_toml(overrides: dict[str, dict[str, Any]] | None = None) -> s
             out.append(f"{prefix}{name} = {_toml_value(value)}")
         out.append("")
     return "\n".join(out)
+
+
+def set_toml_key(path: Path, section: str, key: str, value: Any) -> None:
+    """Set `key` in `[section]` of a polyrag.toml, keeping every other line and comment; written to a
+    temporary file and renamed. The result must still load (ConfigError otherwise, the file untouched)."""
+    import re
+    import tempfile
+
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True) if path.exists() else []
+    new = f"{key} = {_toml_value(value)}\n"
+    start = next((i for i, ln in enumerate(lines) if ln.strip() == f"[{section}]"), None)
+    if start is None:
+        lines += ["\n", f"[{section}]\n", new]
+    else:
+        end = next((i for i in range(start + 1, len(lines)) if lines[i].lstrip().startswith("[")), len(lines))
+        at = next((i for i in range(start + 1, end) if re.match(rf"\s*{re.escape(key)}\s*=", lines[i])), None)
+        if at is None:
+            lines.insert(start + 1, new)
+        else:
+            lines[at] = new
+    text = "".join(lines)
+    fd, tmp = tempfile.mkstemp(prefix=".polyrag-", suffix=".toml", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        load_settings(Path(tmp))  # what is renamed into place must load
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)

@@ -16,6 +16,7 @@ ACTIONS = {
     "add_documents": "add documents first",
     "build_kg": "build or import the knowledge graph first",
     "sync_kg": "rebuild the triple index from the graph store",
+    "migrate_kg": "convert the Kùzu graph to LadybugDB",
     "load_schema": "load a schema first",
     "reason": "recompute the inferred graph",
     "run_completion": "run completion first",

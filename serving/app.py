@@ -6,6 +6,9 @@
     GET  /text2sparql  ?question=&dataset=  the TEXT2SPARQL API: {dataset, question, query} (404 for
                        another dataset than serve.dataset, by default the schema's namespace)
     GET  /stats, /health
+    POST /v1/chat/completions, GET /v1/models   OpenAI-compatible chat (serving.chat)
+    /mcp/              the MCP tools (serving.mcp_tools) over streamable HTTP
+    GET  /, /query, /schema   the ask page, the SPARQL editor and the schema they show (serving.pages)
     GET|POST /sparql   SPARQL 1.1 Protocol: ?query= (GET), form `query=` or application/sparql-query
                        (POST); results by content negotiation (W3C JSON, XML, CSV, TSV; Turtle,
                        N-Triples, JSON-LD for CONSTRUCT/DESCRIBE)
@@ -23,7 +26,6 @@ model that does not answer) and 504 (a timeout), each with one message: {"error"
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 from typing import Any, Literal
 
@@ -34,9 +36,8 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from pyramid.errors import InputError, PolyragError, QueryRefused, QueryTimeout, WorkspaceError
-from pyramid.session import Session
 from pyramid.types import Answer, LayerName
-from pyramid.workspace import Workspace
+from serving.state import Server
 
 
 class AskRequest(BaseModel):
@@ -46,23 +47,6 @@ class AskRequest(BaseModel):
     layers: list[LayerName] | None = Field(None, description="the waterfall's layers (default query.layers)")
     sparql: Literal["plan", "raw", "auto"] | None = Field(None, description="default query.sparql")
     k: int | None = Field(None, ge=1, le=100)
-
-
-class Server:
-    """One workspace's session, shared by the requests; `lock` makes each request one generation."""
-
-    def __init__(self, workspace: Path) -> None:
-        self.ws = Workspace.open(workspace)
-        self.session = Session(self.ws)
-        self.session.serving = True
-        self.lock = threading.RLock()
-
-    def refresh(self) -> None:
-        """The last committed generation of each layer (cheap when nothing changed)."""
-        if self.ws.generations("text").current() is not None:
-            self.session.text.load()
-        if self.session.kg.exists:
-            self.session.kg.index.load()
 
 
 # hints that mean "build this first" (pyramid.errors.Hint actions)
@@ -105,16 +89,19 @@ def _add_error_handlers(app: FastAPI) -> None:
                             status_code=422)
 
 
-def create_app(workspace: Path, *, token: str | None = None) -> FastAPI:
-    """The application for one workspace; `token` overrides POLYRAG_TOKEN and serve.token (serving.auth)."""
+def create_app(workspace: Path, *, token: str | None = None, host: str = "127.0.0.1") -> FastAPI:
+    """The application for one workspace; `token` overrides POLYRAG_TOKEN and serve.token (serving.auth);
+    `host`: the address served (on loopback, the MCP transport checks Host and Origin against it)."""
     from serving.auth import require_token, server_token
     from serving.limits import Limits
     from serving.review import add_review
 
     server = Server(workspace)
     cfg = server.ws.settings.serve
+    mcp_app, lifespan = _mcp(server, host)
     app = FastAPI(title="PolyRAG", summary="Question answering over a knowledge pyramid (ontology, KG, text)",
-                  version=_version())
+                  version=_version(), lifespan=lifespan)
+    app.mount("/mcp", mcp_app)
     app.state.server = server
     app.state.token = server_token(server.ws.settings, token)
     app.add_middleware(Limits, cfg=cfg)
@@ -163,13 +150,45 @@ def create_app(workspace: Path, *, token: str | None = None) -> FastAPI:
                  "score": round(h.score, 6), "doc_id": h.triple.doc_id, "chunk_id": h.triple.chunk_id} for h in hits]
 
     _add_text2sparql(app, server)
+    from serving.chat import add_chat
+    from serving.pages import add_pages
+
+    add_chat(app, server)  # POST /v1/chat/completions, GET /v1/models (OpenAI-compatible)
+    add_pages(app, server)  # the ask page (/), the SPARQL editor (/query), /schema
+
+    _add_sparql(app, server)
+
+    return app
+
+
+def _mcp(server: Server, host: str):
+    """The MCP tools (serving.mcp_tools) as an app to mount at /mcp/ (streamable HTTP, stateless, JSON
+    replies), and the lifespan that runs its transport's task group as long as the application."""
+    import contextlib
+
+    from serving.mcp_tools import mcp_for
+
+    mcp = mcp_for(server)
+    mcp_app = mcp.streamable_http_app(streamable_http_path="/", json_response=True, stateless_http=True, host=host)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI):
+        async with mcp.session_manager.run():
+            yield
+
+    return mcp_app, lifespan
+
+
+def _add_sparql(app: FastAPI, server: Server) -> None:
+    """GET|POST /sparql: the SPARQL 1.1 Protocol (see the module docstring)."""
 
     async def sparql(request: Request) -> Response:
         from starlette.concurrency import run_in_threadpool
 
         query, ignored = await _protocol_query(request)
         # the query process answers in a thread: the event loop keeps serving meanwhile
-        resp = await run_in_threadpool(_run_sparql, server, query, request.headers.get("accept"), cfg.max_rows)
+        resp = await run_in_threadpool(_run_sparql, server, query, request.headers.get("accept"),
+                                       server.ws.settings.serve.max_rows)
         if ignored:  # said, not silently dropped: the dataset is always the union of the workspace's graphs
             resp.headers["Warning"] = (f'299 polyrag "{" and ".join(ignored)} ignored: this endpoint reads the union '
                                        'of the workspace\'s graphs"')
@@ -179,8 +198,6 @@ def create_app(workspace: Path, *, token: str | None = None) -> FastAPI:
                       summary="SPARQL 1.1 Protocol query (?query=)")
     app.add_api_route("/sparql", sparql, methods=["POST"], operation_id="sparql_post",
                       summary="SPARQL 1.1 Protocol query (form field or application/sparql-query)")
-
-    return app
 
 
 def _add_text2sparql(app: FastAPI, server: Server) -> None:

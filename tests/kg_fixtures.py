@@ -170,7 +170,7 @@ DOCS = {
 
 def kg_session(workspace, embedder, rules, docs: dict[str, str] | None = None, **kg_settings):
     """A Session over `workspace` with the scripted LLM (`rules`), the real MiniLM embedder and
-    Kùzu; `docs` go into the corpus store; `kg_settings` override [kg] settings."""
+    LadybugDB; `docs` go into the corpus store; `kg_settings` override [kg] settings."""
     from pyramid.config import load_settings
     from pyramid.corpus import Document
     from pyramid.llm.scripted import ScriptedProvider

@@ -163,7 +163,8 @@ def test_no_module_imports_one_that_imports_it_back():
 @pytest.mark.parametrize("args", [["--help"], ["bench", "--help"], ["kg", "--help"]])
 def test_help_loads_neither_numpy_nor_torch(args):
     code = ("import sys\nimport cli\nsys.argv = ['polyrag', *sys.argv[1:]]\ntry:\n    cli.main()\n"
-            "except SystemExit:\n    pass\nheavy = [m for m in ('numpy', 'torch', 'pyoxigraph', 'kuzu') if m in sys.modules]\n"
+            "except SystemExit:\n    pass\n"
+            "heavy = [m for m in ('numpy', 'torch', 'pyoxigraph', 'kuzu', 'ladybug', 'mcp') if m in sys.modules]\n"
             "print('HEAVY', heavy, file=sys.stderr)\n")
     result = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT,
                             timeout=120, check=False)

@@ -1,8 +1,9 @@
-"""The knowledge-graph layer (K): extracted triples in Kùzu or Neo4j, searched by embedding similarity.
+"""The knowledge-graph layer (K): extracted triples in LadybugDB or Neo4j, searched by embedding similarity.
 
     model.py      Entity, Triple, RawTriple, Sourced, RelationCount, StoreStats; names and deterministic ids
     store.py      GraphStore protocol + the portable Cypher both backends run
-    kuzu_store.py / neo4j_store.py   the two backends; backends.py picks the configured one
+    embedded_store.py / neo4j_store.py   the backends (LadybugDB, and Kùzu for old workspaces; Neo4j);
+                  backends.py picks the configured one; migrate.py converts a Kùzu graph to LadybugDB
     extractors/   f_kg strategies, one module each (cascade, single, rules, grounded, read), registered
                   by name (kg.mode) like plug-ins; the chunk journal they share is pyramid/chunk_journal.py
     resolve.py    entity resolution (normalisation, then embedding similarity, types respected)

@@ -8,11 +8,12 @@
       .search(question, k=, expand=)                    Emb_kg top-k (+ 1-hop expansion)
       .stats() / .store() / .sync_index() / .resync()
 
-On disk (`WS/kg/`): the Kùzu database `graph.kuzu` (or a Neo4j server), the triple index
-generations `index/`, the extraction journals `extract-<mode>.jsonl`, and `state.json` (the
-documents and files loaded, by content hash). Build order makes a stop at any point safe: the
-journal is written per chunk; a document's triples are replaced (delete by document, then upsert,
-both idempotent) and only then recorded in `state.json`, so a rerun redoes exactly what is missing.
+On disk (`WS/kg/`): the LadybugDB database `graph.lbug` (Kùzu's `graph.kuzu` in workspaces built
+with it; or a Neo4j server), the triple index generations `index/`, the extraction journals
+`extract-<mode>.jsonl`, and `state.json` (the documents and files loaded, by content hash). Build
+order makes a stop at any point safe: the journal is written per chunk; a document's triples are
+replaced (delete by document, then upsert, both idempotent) and only then recorded in `state.json`,
+so a rerun redoes exactly what is missing.
 """
 
 from __future__ import annotations
@@ -125,7 +126,7 @@ class KGLayer:
         """The configured graph store as the triple index records it (never the user or password)."""
         if self.cfg.backend == "neo4j":
             return f"neo4j at {self.cfg.neo4j_uri or '(no URI)'}, database {self.cfg.neo4j_database or '(default)'}"
-        return "kuzu"  # always WS/kg/graph.kuzu
+        return self.cfg.backend  # an embedded graph is always WS/kg/<engine's file>
 
     @cached_property
     def chunker(self) -> Chunker:
@@ -256,7 +257,7 @@ class KGLayer:
         """On a server (Neo4j), before the build changes `docs` there: their triples as they are, in
         the build journal, so a rollback can put them back (pyramid.workspace.Part "undo"). The first
         record of a document wins: it is the one from before the build."""
-        if self.cfg.backend == "kuzu" or not docs:
+        if self.cfg.embedded or not docs:
             return
         path = BuildJournal(self.ws).undo_file(SERVER_UNDO)
         if path is None:
@@ -301,14 +302,17 @@ class KGLayer:
         check_mode(request.kg_mode or self.cfg.mode)
 
     def parts(self) -> list[Part]:
-        """The state file, the index generations and the Kùzu database with its write-ahead log (closed
+        """The state file, the index generations and the embedded database with its write-ahead log (closed
         first: its file is copied whole). A Neo4j server's graph cannot be copied: a rollback puts the
         state back, so the next build reloads those documents (delete by document, then upsert)."""
         rel = f"{LAYER}/"
         parts = [Part(rel + STATE, "file"), Part(rel + "index", "gens")]
-        if self.cfg.backend == "kuzu":
+        if self.cfg.embedded:
+            from pyramid.kg.embedded_store import ENGINES
+
             self.close()
-            parts += [Part(rel + "graph.kuzu", "file"), Part(rel + "graph.kuzu.wal", "file")]
+            file = ENGINES[self.cfg.backend].file
+            parts += [Part(rel + file, "file"), Part(rel + file + ".wal", "file")]
         else:  # the server's graph: what the build changes there is written down first, and put back
             parts.append(Part(SERVER_UNDO, "undo", restore="pyramid.kg.layer:restore_server"))
         return parts
@@ -362,6 +366,10 @@ class KGLayer:
         if built is None:
             raise WorkspaceError(f"workspace {self.ws.root} has no knowledge graph yet",
                                  hint=Hint(action="build_kg", target=str(self.ws.root)))
+        if built == "kuzu" and self.source == "ladybug":
+            raise WorkspaceError(f"the knowledge graph of {self.ws.root} was built with Kùzu, which is archived "
+                                 'upstream; it can be converted to LadybugDB, or read as it is with kg.backend = "kuzu"',
+                                 hint=Hint(action="migrate_kg", target=str(self.ws.root)))
         if built != self.source:
             # Answering from triples of another store would be a silent stale answer.
             raise WorkspaceError(f"the KG index of {self.ws.root} was built from {built}, but the configured "
@@ -376,8 +384,8 @@ class KGLayer:
         k = k or self.cfg.k
         q = self.embedder.embed_one(query, kind="query") if query_vector is None else query_vector
         hits = self.index.search(q, k)
-        if hits and self.cfg.backend != "kuzu":
-            # A server's graph can change or go away behind this workspace's back (Kùzu lives in the
+        if hits and not self.cfg.embedded:
+            # A server's graph can change or go away behind this workspace's back (an embedded one lives in the
             # workspace and is written under its lock): the hits are read back from it by id, which
             # drops triples it no longer holds and fails with the URI when it cannot be reached.
             held = {t.id for t in self.store().triples([h.triple.id for h in hits])}

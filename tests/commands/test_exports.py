@@ -1,5 +1,5 @@
 """`polyrag ontology export` and `polyrag kg export` (issue 13, item 3), read back by other tools:
-rdflib for the RDF, networkx for GraphML, csv, and `kg import` for its own JSONL. Real Oxigraph and Kùzu."""
+rdflib for the RDF, networkx for GraphML, csv, and `kg import` for its own JSONL. Real Oxigraph and LadybugDB."""
 
 from __future__ import annotations
 

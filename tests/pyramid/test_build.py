@@ -1,6 +1,6 @@
 """`polyrag build`: the whole pyramid in one command, resumable, with a cost table; bad input leaves the
 workspace as it was. Runs the real local model (the grounded extractors call it only for close
-calls) over four of the demo documents, the real Oxigraph, Kùzu and MiniLM."""
+calls) over four of the demo documents, the real Oxigraph, LadybugDB and MiniLM."""
 
 from __future__ import annotations
 

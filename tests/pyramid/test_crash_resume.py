@@ -5,7 +5,7 @@ index, ontology quads, and the answers to three fixed questions.
 Each build runs as its own process. It is stopped by the fault hook in pyramid.workspace.crash_point
 (POLYRAG_TEST_KILL_AT=point@n[:INT|:ERR]): the process sends itself SIGKILL (or SIGINT, or raises) the
 n-th time it passes a named point between two writes — the corpus, text and KG index generations, the
-Kùzu upsert, the KG and f_ins journals and states, every ontology graph switch, the manifest, the build
+LadybugDB upsert, the KG and f_ins journals and states, every ontology graph switch, the manifest, the build
 journal itself. The uninterrupted baseline lists the points it passes (POLYRAG_TEST_TRACE_POINTS), and
 `test_kill_points_span_the_build` checks the chosen ones exist and are spread over the whole run.
 
@@ -14,7 +14,7 @@ incremental one (five documents built, then one added and one changed), where a 
 to put back. Every case starts from a copy of the baseline's caches (embeddings, model replies), so
 the builds are fast and the model answers from its cache; what is tested is the layers' state.
 
-Runs the real Kùzu, Oxigraph and MiniLM; the questions asked of the KG and text layers call the local
+Runs the real LadybugDB, Oxigraph and MiniLM; the questions asked of the KG and text layers call the local
 model once each in the baselines (cached after). The journal's own tests at the end are fast.
 """
 
@@ -116,7 +116,7 @@ FIRST_BUILD_KILLS = [
     "build.layer@1",             # text layer done
     "journal.appended@3",        # in KG extraction
     "kg.deleted@1",
-    "kg.loaded@1",               # Kùzu upserted, index not synced
+    "kg.loaded@1",               # LadybugDB upserted, index not synced
     "gen.switched@3",            # KG index switched
     "kg.synced@1",               # manifest written, KG state not
     "build.layer@2",
@@ -199,11 +199,11 @@ def pyramid(ws: Path) -> dict:
         vectors = np.load(gen / "vectors.npy")
         out["kg_index"] = sorted((row, hashlib.sha256(v.tobytes()).hexdigest()) for row, v in zip(rows, vectors))
     out["kg_triples"] = out["kg_entities"] = None
-    if (ws / "kg" / "graph.kuzu").exists():
-        import kuzu
+    if (ws / "kg" / "graph.lbug").exists():
+        import ladybug
 
-        db = kuzu.Database(str(ws / "kg" / "graph.kuzu"), read_only=True)
-        conn = kuzu.Connection(db)
+        db = ladybug.Database(str(ws / "kg" / "graph.lbug"), read_only=True)
+        conn = ladybug.Connection(db)
         try:
             for key, query in (("kg_triples", "MATCH (a:Entity)-[r:REL]->(b:Entity) RETURN a.id, r.id, "
                                 "r.relation, r.canonical, r.props, r.chunk_id, r.doc_id, r.confidence, b.id"),
@@ -381,7 +381,7 @@ def test_ctrl_c_rolls_every_layer_back_then_resume(suite, kind, point):
 @pytest.mark.llm
 def test_a_failing_kg_step_leaves_no_layer_ahead(suite):
     """A fault in the KG step (after the text layer and the corpus took the new documents, with the
-    Kùzu graph open and half-written) puts the corpus and text layer back too; the rerun completes."""
+    LadybugDB graph open and half-written) puts the corpus and text layer back too; the rerun completes."""
     ws = _workspace(suite, "next", "kg-fault")
     r = build(ws, suite["docs"], suite["schema"], kill_at="kg.loaded@1:ERR")
     assert r.returncode != 0 and "injected fault at kg.loaded" in r.stderr

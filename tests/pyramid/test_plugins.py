@@ -1,7 +1,7 @@
 """Extraction strategies are components: a new one is one module and its registration, and the build
 chooses it by its setting with nothing else changed. The strategies here are written for these tests
 (a module file made in a temporary directory, as a plug-in package would ship it); the KG build runs
-on real Kùzu and MiniLM with the scripted LLM (no rules: a model call fails the test)."""
+on real LadybugDB and MiniLM with the scripted LLM (no rules: a model call fails the test)."""
 
 from __future__ import annotations
 

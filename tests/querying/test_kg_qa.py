@@ -1,5 +1,5 @@
 """Query_kg (sufficiency + answer), options, Mindful-RAG, and `ask --layer kg`. The LLM is the
-scripted one (canned replies keyed by prompt text); triples, MiniLM and Kùzu are real."""
+scripted one (canned replies keyed by prompt text); triples, MiniLM and LadybugDB are real."""
 
 from __future__ import annotations
 

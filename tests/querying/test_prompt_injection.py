@@ -6,7 +6,7 @@ JSON schema (or its whole reply) with an attacker's payload. So every place a mo
 the KG extraction cascade, the raw SPARQL writer, the KG answer, the text layer's rewrite — gets the
 worst a model can say. What must hold: nothing is written that a build should not write (the
 payloads become data, never statements), a question writes nothing, and an answer says only what
-its cited evidence holds. Real Kùzu, Oxigraph, MiniLM and bm25s.
+its cited evidence holds. Real LadybugDB, Oxigraph, MiniLM and bm25s.
 """
 
 from __future__ import annotations

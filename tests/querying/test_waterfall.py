@@ -1,5 +1,5 @@
 """The waterfall (PolyRAG Algorithm 1) over a tiny real pyramid: the academic schema plus a few
-instances in Oxigraph, sports triples in Kùzu, three documents in the text layer, MiniLM for every
+instances in Oxigraph, sports triples in LadybugDB, three documents in the text layer, MiniLM for every
 vector. The LLM is the scripted one (canned replies keyed by prompt text; an unexpected prompt
 raises), so each test pins which layers ran, in which order, and which one answered."""
 

@@ -1,6 +1,6 @@
 """The curator's review page in a real browser: Debian's headless Chromium driven by Selenium through
 Debian's chromedriver (nothing downloaded). A completion run on a small workspace (real MiniLM, Oxigraph,
-Kùzu), then on the page: accept one proposal under a new name, reject another with a reason, preview
+LadybugDB), then on the page: accept one proposal under a new name, reject another with a reason, preview
 the schema change, apply (checked by HermiT), see the schema change through /sparql, undo. A
 screenshot goes to the test's directory (or to $POLYRAG_REVIEW_SCREENSHOT)."""
 
@@ -8,19 +8,16 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import urllib.parse
 import urllib.request
 
 import pytest
 from completion_fixtures import BASE, instances_ttl, kg_json_rows, kg_triples, schema_ttl, website_triples
 from conftest import run_cli, serve_in_thread
+from serving_fixtures import NEEDS_CHROMIUM, browser  # noqa: F401 — fixture
 
 TOKEN = "review-token-7-of-the-curator"
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(not (shutil.which("chromium") and shutil.which("chromedriver")),
-                                 reason="Debian's chromium and chromium-driver are not installed (make install "
-                                        "installs them)")]
+pytestmark = [pytest.mark.slow, NEEDS_CHROMIUM]
 
 
 def _proposals(ws):
@@ -36,23 +33,6 @@ def _has(base: str, prop: str) -> bool:
                                  headers={"Accept": "application/sparql-results+json"})
     with urllib.request.urlopen(req, timeout=60) as resp:
         return json.loads(resp.read())["boolean"]
-
-
-@pytest.fixture
-def browser(tmp_path):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = shutil.which("chromium")
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 f"--user-data-dir={tmp_path / 'chrome'}", "--window-size=1400,1000"):
-        opts.add_argument(flag)
-    driver = webdriver.Chrome(options=opts, service=Service(shutil.which("chromedriver")))
-    driver.implicitly_wait(0)
-    yield driver
-    driver.quit()
 
 
 def test_accept_reject_apply_and_undo_in_the_browser(tmp_path, capsys, browser):

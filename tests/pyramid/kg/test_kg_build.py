@@ -1,6 +1,6 @@
 """KG build: the f_kg cascade and single-call mode, grounding, resume after failures, deletion
 of changed documents. The LLM is the scripted one (canned replies keyed by prompt text); the
-embedder (MiniLM) and the graph store (Kùzu) are real."""
+embedder (MiniLM) and the graph store (LadybugDB) are real."""
 
 from __future__ import annotations
 

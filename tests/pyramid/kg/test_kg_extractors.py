@@ -1,7 +1,7 @@
 """Control flow of the grounded extraction modes: the KG `grounded` and `rules` modes through the KG
 layer's build, and grounded f_ins through `extract_instances`. The LLM is the scripted one (canned
 replies keyed by prompt text; an unexpected prompt raises), so these tests also prove which
-sentences reach the model; the embedder (MiniLM), Kùzu and Oxigraph are real."""
+sentences reach the model; the embedder (MiniLM), LadybugDB and Oxigraph are real."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """`polyrag kg import`: JSON / JSONL / CSV triples, malformed rows with line numbers under
---on-error abort|skip, re-import replaces. No LLM; real MiniLM and Kùzu."""
+--on-error abort|skip, re-import replaces. No LLM; real MiniLM and LadybugDB."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def test_import_aborts_or_skips_and_reimport_replaces(workspace, embedder, tmp_p
                                          r"empty relation\. Fix them, or skip them") as exc:
         kg.import_file(f)
     assert exc.value.hint == Hint(param="on_error", values="skip")
-    assert not kg.exists and not (kg.dir / "graph.kuzu").exists()
+    assert not kg.exists and not (kg.dir / "graph.lbug").exists()
     r = kg.import_file(f, on_error="skip")
     assert r.skipped == ["line 3: field 'rel': empty relation"]
     assert (r.totals["triples"], r.totals["entities"]) == (2, 3)   # "Dr Wang Wenyi" = "Wang Wenyi"

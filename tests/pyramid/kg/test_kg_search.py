@@ -1,5 +1,5 @@
 """Emb_kg triple search: persisted, incremental index; ranking; 1-hop expansion. Real MiniLM and
-Kùzu, no LLM."""
+LadybugDB, no LLM."""
 
 from __future__ import annotations
 
