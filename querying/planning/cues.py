@@ -123,6 +123,8 @@ def total_cue(text: str) -> re.Match | None:
 # a count per group: "in each department", "per supplier", "for every ward"
 GROUPED = re.compile(r"\b(?:each|every|per)\s+(?P<group>[^\W\d_]+)", re.IGNORECASE)
 # a list of things asked at once ("the price, weight and release date of X")
+# what stands between two coordinated names ("A and B", "A, B", "A or B"): they share one relation
+COORDINATED = re.compile(r"(?:,\s*)?(?:and|or|nor|as\s+well\s+as|and\s+also)|,|&", re.IGNORECASE)
 LISTED = re.compile(r"\w\s*,\s*\w|\w\s+and\s+\w", re.IGNORECASE)
 
 

@@ -45,13 +45,17 @@ class ReadingEnumerator:
         self.value_classes = value_classes
 
     def enumerate(self, anchors: list[Anchor], uses: Uses | None = None,
-                  named: frozenset[str] = frozenset(), either: frozenset[tuple[int, int]] = frozenset()
-                  ) -> list[QuestionReading]:
+                  named: frozenset[str] = frozenset(), either: frozenset[tuple[int, int]] = frozenset(),
+                  polar: bool = False) -> list[QuestionReading]:
         """Every anchor's readings, in the anchors' order, then those that keep two anchors. `named`:
         the classes the question names, whose things' attributes one step from an anchor are read too;
         `either`: the pairs of anchors joined by "or" ("in Belgium or the Netherlands"), read as one
-        choice along one path, not as two conditions."""
-        singles: list[list[QuestionReading]] = [self._readings_of(a, uses, named) for a in anchors]
+        choice along one path, not as two conditions; `polar`: a yes/no question (see _readings_of)."""
+        things = [a for a in anchors if not a.is_value]
+        singles: list[list[QuestionReading]] = [
+            self._readings_of(a, uses, named, frozenset(c for b in things if b is not a and not overlap(a, b)
+                                                        for c in b.classes) if polar else frozenset())
+            for a in anchors]
         out = [r for rs in singles for r in rs]
         # two anchors: the readings of one class that keep both (one path each)
         for i in range(len(anchors)):
@@ -70,8 +74,11 @@ class ReadingEnumerator:
                             out.append(self._both(r1, r2))
         return out
 
-    def _readings_of(self, a: Anchor, uses: Uses | None, named: frozenset[str] = frozenset()) -> list[QuestionReading]:
-        """One anchor's readings: the classes its paths reach (or that hold a value), then its attributes."""
+    def _readings_of(self, a: Anchor, uses: Uses | None, named: frozenset[str] = frozenset(),
+                     related: frozenset[str] = frozenset()) -> list[QuestionReading]:
+        """One anchor's readings: the classes its paths reach (or that hold a value), then its attributes.
+        `related`: the classes of the other things a yes/no question names ("Does A mentor B?"), for which
+        a step the schema allows and the data never takes from A is read too: its nothing is the "no"."""
         if a.is_value:
             return self._holders(a)
         out: list[QuestionReading] = []
@@ -95,7 +102,12 @@ class ReadingEnumerator:
             # subjects does X offer?" of a school that offers none is 0, not a count of something else
             for (cls_iri, key), (text, fit, mids) in self.paths.schema_paths(a, longest=1).items():
                 if (cls_iri, key) not in paths:
-                    out += [r for r in along(cls_iri, key, text, fit, mids) if r.plan.count]
+                    unheld = any(self.vocab.compatible(cls_iri, c) for c in related)
+                    for r in along(cls_iri, key, text, fit, mids):
+                        if unheld and not r.plan.count:
+                            r.evidence["unheld"] = 1.0
+                        if r.plan.count or unheld:
+                            out.append(r)
         return out + self._attributes(a)
 
     def _holders(self, a: Anchor) -> list[QuestionReading]:

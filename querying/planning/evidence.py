@@ -52,7 +52,8 @@ class EvidenceRunner:
                                                                if k.startswith("r") or k == "value"]
         if not answers:
             r.evidence["empty"] = 1.0
-            r.score -= EMPTY
+            if not r.evidence.get("unheld"):  # a step the data never takes from X was read to find nothing
+                r.score -= EMPTY
             if r.plan.count and not r.evidence.get("quantity"):
                 # a zero is an answer only to a question that asks for a number: "Glassblowing — which
                 # department runs it?" of a subject the data joins to no department is not "0"

@@ -73,7 +73,8 @@ class ReadingPlanner:
         named = frozenset(c for g in self.names.named_class_groups(masked(question, anchors)) for c in g)
         # …and the classes whose attribute it names ("the email address of the head of X": the head's)
         named |= {c for p in self.names.attributes_said(words_outside(question, anchors)) for c in p.domains}
-        readings = self.enumerator.enumerate(anchors, uses, named, _either(question, anchors))
+        readings = self.enumerator.enumerate(anchors, uses, named, _either(question, anchors),
+                                             polar=bool(POLAR.match(question)))
         readings += self.ranker.rankings(question, anchors, readings)
         # a question that asks for things lacking something, or that ranks, compares or totals things by a
         # value of theirs, is read that way only

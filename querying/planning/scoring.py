@@ -10,7 +10,7 @@ import numpy as np
 from pyramid.ontology.labels import LabelLink
 from pyramid.vocab import Vocab
 from querying.planning.anchors import strength
-from querying.planning.cues import LOCATIVE, POLAR, QuestionCues
+from querying.planning.cues import COORDINATED, LOCATIVE, POLAR, QuestionCues
 from querying.planning.names import SchemaNames
 from querying.planning.records import COSINE_DIGITS, SHARE_DIGITS, Anchor, QuestionReading
 from querying.planning.vectors import QueryVectors
@@ -73,6 +73,10 @@ class ReadingScorer:
             r.score = (sem + ASKS * asks + COVER * cover - STEP_COST * (r.steps - 1)
                        - MISFIT * (1 - r.evidence.get("fit", 1.0)))
             self._by_cues(r, cues, words)
+            if r.evidence.get("unheld") and not self._relation_said(r, words):
+                # a step the data never takes from X, read only where the question says that relation
+                r.evidence["unheld"] = 0.0
+                r.score -= EMPTY
             if polar:
                 self._polar_fit(r, named, question)
             if option_links:
@@ -139,6 +143,9 @@ class ReadingScorer:
         used = {a.spans for a in r.anchors}
         others = [a for a in named if a.spans not in used]
         if not others:
+            if self._through_a_third(r, question):
+                r.evidence["polar_order"] = -1.0
+                r.score -= POLAR_ORDER
             return
         if r.kind == "attribute":
             r.evidence["polar_fit"] = -1.0
@@ -149,6 +156,23 @@ class ReadingScorer:
         if r.kind == "members" and len(r.anchors) == 1 and self._reversed(r, others[0], question):
             r.evidence["polar_order"] = -1.0
             r.score -= POLAR_ORDER
+
+    def _relation_said(self, r: QuestionReading, words: set[str]) -> bool:
+        """Some name of the reading's (one-step) relation is said whole by the question's words."""
+        props = [self.vocab.get(c.path[0].property) for c in r.plan.constraints if len(c.path) == 1]
+        return any(p is not None and names_whole(p.names, words) for p in props)
+
+    @staticmethod
+    def _through_a_third(r: QuestionReading, question: str) -> bool:
+        """"Is A <relation> B?" read as "is something <relation> both A and B": every constraint one step
+        of the same property from the answer, while the question says the relation once, between A and
+        B (not "A and B", whose coordination does share it)."""
+        steps = [c.path for c in r.plan.constraints]
+        if r.kind != "members" or len(steps) < 2 or any(len(p) != 1 for p in steps) or \
+                len({p[0].property for p in steps}) != 1:
+            return False
+        spans = sorted(a.spans[0] for a in r.anchors if a.spans)
+        return not any(COORDINATED.fullmatch(question[b:c].strip()) for (_, b), (c, _) in zip(spans, spans[1:]))
 
     def _reversed(self, r: QuestionReading, other: Anchor, question: str) -> bool:
         """A one-step reading of "Is A <relation> B?" that makes B the relation's subject where the

@@ -121,3 +121,41 @@ def test_a_yes_no_question_keeps_the_order_its_relation_words_give(harbour, ques
     ans = ask(harbour, question)
     assert ans.text.startswith(verdict), ans.text
 
+
+
+UNITS = """@prefix : <http://example.org/units/> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:Unit a owl:Class ; rdfs:label "unit" .
+:within a owl:ObjectProperty , owl:TransitiveProperty ; rdfs:domain :Unit ; rdfs:range :Unit ;
+    rdfs:label "is a section of" .
+:board a :Unit ; rdfs:label "Harbour Board" .
+:pier a :Unit ; rdfs:label "Pier Office" ; :within :board .
+:desk a :Unit ; rdfs:label "Berthing Desk" ; :within :pier .
+"""
+
+
+@pytest.fixture(scope="module")
+def units(tmp_path_factory, embedder):
+    ws = own_ontology(tmp_path_factory.mktemp("units"), "units", UNITS)
+    s = session(ws, embedder)
+    s.ontology.reason()  # the desk is a section of the board too
+    return s
+
+
+@pytest.mark.parametrize("question, verdict", [
+    ("Is the Pier Office a section of the Harbour Board?", "Yes"),
+    ("Is the Harbour Board a section of the Pier Office?", "No"),
+])
+def test_a_yes_no_question_relates_its_two_names_not_a_third_thing_to_both(units, question, verdict):
+    """The Berthing Desk is a section of both the Pier Office and the Harbour Board, so "is some unit a
+    section of both?" finds one either way; the question relates the two names it gives, in its order."""
+    ans = ask(units, question)
+    assert ans.text.startswith(verdict), ans.text
+
+
+def test_no_to_a_yes_no_question_is_read_where_the_data_holds_no_such_step(harbour):
+    """Ben Rae mentors nobody: the reading the question asks for ("whom does Ben Rae mentor?") is made
+    although the data never takes that step from him, and its nothing is the "no"."""
+    ans = ask(harbour, "Does Ben Rae mentor Ann Mackay?")
+    assert ans.text.startswith('No — "Ben Rae" mentors'), ans.text
