@@ -124,30 +124,18 @@ def create_app(workspace: Path, *, token: str | None = None, host: str = "127.0.
 
     @app.post("/ask", response_model=Answer)
     def ask(req: AskRequest) -> Answer:
-        from querying.router import ask as route
-
-        with server.lock:
-            server.refresh()
-            return route(server.session, req.question, layer=req.layer, layers=req.layers, options=req.options,
-                         sparql_mode=req.sparql, k=req.k)
+        return server.ask(req.question, layer=req.layer, layers=req.layers, options=req.options,
+                          sparql_mode=req.sparql, k=req.k)
 
     @app.get("/search")
     def search(q: str = Query(min_length=1, max_length=4000), k: int = Query(10, ge=1, le=100),
                lam: float | None = Query(None, ge=0, le=1)) -> list[dict[str, Any]]:
-        with server.lock:
-            server.refresh()
-            hits = server.session.text.search(q, k=k, lam=lam)
-        return [{"chunk_id": h.chunk.id, "doc_id": h.chunk.doc_id, "score": round(h.score, 6),
-                 "dense": round(h.dense, 6), "sparse": round(h.sparse, 6), "text": h.chunk.text} for h in hits]
+        return server.search(q, k, lam)
 
     @app.get("/kg/search")
     def kg_search(q: str = Query(min_length=1, max_length=4000), k: int = Query(10, ge=1, le=100)
                   ) -> list[dict[str, Any]]:
-        with server.lock:
-            server.refresh()
-            hits = server.session.kg.search(q, k=k)
-        return [{"subject": h.triple.subject.name, "relation": h.triple.relation, "object": h.triple.object.name,
-                 "score": round(h.score, 6), "doc_id": h.triple.doc_id, "chunk_id": h.triple.chunk_id} for h in hits]
+        return server.kg_search(q, k)
 
     _add_text2sparql(app, server)
     from serving.chat import add_chat

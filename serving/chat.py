@@ -102,14 +102,10 @@ def add_chat(app: FastAPI, server) -> None:
 
     @app.post("/v1/chat/completions", response_model=None)
     def chat(req: ChatRequest) -> dict[str, Any] | StreamingResponse:
-        from querying.router import ask as route
-
         if req.model != MODEL and req.model not in LAYER_MODELS:
             raise HTTPException(404, f"unknown model {req.model!r}: {', '.join((MODEL, *LAYER_MODELS))}")
         question = question_of(req)
-        with server.lock:
-            server.refresh()
-            answer = route(server.session, question, layer=LAYER_MODELS.get(req.model))
+        answer = server.ask(question, layer=LAYER_MODELS.get(req.model))
         if req.stream:
             return StreamingResponse(chunks(answer, req.model), media_type="text/event-stream")
         return completion(answer, req.model)

@@ -66,12 +66,8 @@ def mcp_for(server) -> MCPServer:
     @_known_errors
     def ask(question: str, layer: LayerName | None = None, options: list[str] | None = None) -> dict[str, Any]:
         from pyramid.types import check_question
-        from querying.router import ask as route
 
-        with server.lock:
-            server.refresh()
-            answer = route(server.session, check_question(question), layer=layer, options=options)
-        return answer.model_dump(mode="json")
+        return server.ask(check_question(question), layer=layer, options=options).model_dump(mode="json")
 
     @mcp.tool(description="Run a read-only SPARQL 1.1 query (SELECT, ASK, CONSTRUCT, DESCRIBE) over the ontology; "
                           "updates, LOAD and SERVICE are refused")
@@ -84,20 +80,12 @@ def mcp_for(server) -> MCPServer:
     @mcp.tool(description="Hybrid (dense + BM25) search of the text layer's chunks")
     @_known_errors
     def search(query: str, k: int = 10) -> list[dict[str, Any]]:
-        with server.lock:
-            server.refresh()
-            hits = server.session.text.search(query, k=max(1, min(k, 100)))
-        return [{"chunk_id": h.chunk.id, "doc_id": h.chunk.doc_id, "score": round(h.score, 6), "text": h.chunk.text}
-                for h in hits]
+        return server.search(query, max(1, min(k, 100)))
 
     @mcp.tool(description="Search the knowledge graph's triples by embedding similarity")
     @_known_errors
     def kg_search(query: str, k: int = 10) -> list[dict[str, Any]]:
-        with server.lock:
-            server.refresh()
-            hits = server.session.kg.search(query, k=max(1, min(k, 100)))
-        return [{"subject": h.triple.subject.name, "relation": h.triple.relation, "object": h.triple.object.name,
-                 "score": round(h.score, 6), "doc_id": h.triple.doc_id, "chunk_id": h.triple.chunk_id} for h in hits]
+        return server.kg_search(query, max(1, min(k, 100)))
 
     @mcp.tool(description="The ontology's classes and properties with their labels, domains and ranges")
     @_known_errors

@@ -7,7 +7,8 @@
                   syntax help, results as a table (through /sparql: the same read-only check)
     GET /schema   the ontology's classes and properties as JSON (what the editor lists)
 
-The pages are static HTML (serving/ask.html, serving/query.html) calling the JSON API; they set every
+The pages are static HTML (serving/ask.html, serving/query.html, their shared serving/pages.css) calling
+the JSON API; they set every
 answer's text as text, never as markup.
 """
 
@@ -17,7 +18,7 @@ from importlib import resources
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 
 from serving.state import Server, schema_summary
 
@@ -34,6 +35,10 @@ def add_pages(app: FastAPI, server: Server) -> None:
     @app.get("/query", response_class=HTMLResponse, include_in_schema=False)
     def query_page() -> str:
         return _page("query.html")
+
+    @app.get("/pages.css", include_in_schema=False)
+    def style() -> Response:
+        return Response(_page("pages.css"), media_type="text/css")
 
     @app.get("/schema")
     def schema() -> dict[str, Any]:

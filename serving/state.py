@@ -21,6 +21,31 @@ class Server:
         self.session.serving = True
         self.lock = threading.RLock()
 
+    def ask(self, question: str, **kwargs: Any):
+        """The question routed (querying.router.ask: layer, layers, options, sparql_mode, k) on one
+        generation of every layer: the Answer every endpoint returns."""
+        from querying.router import ask as route
+
+        with self.lock:
+            self.refresh()
+            return route(self.session, question, **kwargs)
+
+    def search(self, q: str, k: int, lam: float | None = None) -> list[dict[str, Any]]:
+        """The text layer's hybrid search, as the endpoints return it."""
+        with self.lock:
+            self.refresh()
+            hits = self.session.text.search(q, k=k, lam=lam)
+        return [{"chunk_id": h.chunk.id, "doc_id": h.chunk.doc_id, "score": round(h.score, 6),
+                 "dense": round(h.dense, 6), "sparse": round(h.sparse, 6), "text": h.chunk.text} for h in hits]
+
+    def kg_search(self, q: str, k: int) -> list[dict[str, Any]]:
+        """The KG's triple search, as the endpoints return it."""
+        with self.lock:
+            self.refresh()
+            hits = self.session.kg.search(q, k=k)
+        return [{"subject": h.triple.subject.name, "relation": h.triple.relation, "object": h.triple.object.name,
+                 "score": round(h.score, 6), "doc_id": h.triple.doc_id, "chunk_id": h.triple.chunk_id} for h in hits]
+
     def refresh(self) -> None:
         """The last committed generation of each layer (cheap when nothing changed)."""
         if self.ws.generations("text").current() is not None:

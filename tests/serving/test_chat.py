@@ -4,11 +4,8 @@ with no rules, so any model call fails loudly (the questions asked are answered 
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from conftest import cli_exit_code as _cli
-from conftest import serve_in_thread
+from serving_fixtures import served_workspace
 
 ONTO = """@prefix g: <http://example.org/garden#> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
@@ -28,21 +25,8 @@ QUESTION = "Which allotment plot does Odile Wren tend?"
 def client(tmp_path_factory):
     from openai import OpenAI
 
-    root = tmp_path_factory.mktemp("chat")
-    ws = root / "ws"
-    (root / "rules.json").write_text("{}")
-    mp = pytest.MonkeyPatch()
-    mp.setenv("POLYRAG_LLM__PROVIDER", "scripted")
-    mp.setenv("POLYRAG_LLM__SCRIPTED_FILE", str(root / "rules.json"))
-    (root / "docs.jsonl").write_text("".join(json.dumps(d) + "\n" for d in DOCS))
-    (root / "onto.ttl").write_text(ONTO)
-    for args in (["index", ws, "--docs", root / "docs.jsonl"], ["ontology", "import", ws, root / "onto.ttl"]):
-        assert _cli(args) == 0, args
-    from serving.app import create_app
-
-    with serve_in_thread(create_app(ws)) as base:
+    with served_workspace(tmp_path_factory.mktemp("chat"), ONTO, DOCS) as (base, _):
         yield OpenAI(base_url=base + "/v1", api_key="not-needed-for-reads", max_retries=0, timeout=120)
-    mp.undo()
 
 
 def test_models_lists_the_waterfall_and_each_layer(client):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
-from conftest import cli_exit_code as _cli
+from serving_fixtures import served_workspace
 
 ONTO = """@prefix h: <http://example.org/harbour#> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
@@ -30,17 +30,15 @@ TRIPLES = [{"sub": "Orla Mae", "rel": "carries", "obj": "timber"}]
 
 
 @pytest.fixture(scope="module")
-def harbour_ws(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("mcp")
-    ws = root / "ws"
-    (root / "docs.jsonl").write_text("".join(json.dumps(d) + "\n" for d in DOCS))
-    (root / "onto.ttl").write_text(ONTO)
-    (root / "t.jsonl").write_text("".join(json.dumps(t) + "\n" for t in TRIPLES))
-    for args in (["index", ws, "--docs", root / "docs.jsonl"], ["ontology", "import", ws, root / "onto.ttl"],
-                 ["kg", "import", ws, root / "t.jsonl"]):
-        assert _cli(args) == 0, args
-    (root / "rules.json").write_text("{}")
-    return ws
+def harbour(tmp_path_factory):
+    """(base URL of `polyrag serve`, the workspace): the stdio tests start their own `polyrag mcp`."""
+    with served_workspace(tmp_path_factory.mktemp("mcp"), ONTO, DOCS, TRIPLES) as served:
+        yield served
+
+
+@pytest.fixture(scope="module")
+def harbour_ws(harbour) -> Path:
+    return harbour[1]
 
 
 def _session_run(ws: Path, body):
@@ -114,15 +112,9 @@ def test_a_write_through_the_sparql_tool_is_a_tool_error(harbour_ws):
     assert _json(before)["rows"][0]["n"] == _json(after)["rows"][0]["n"] > 0
 
 
-def test_the_same_tools_over_http_under_serve(harbour_ws, monkeypatch):
-    from conftest import serve_in_thread
+def test_the_same_tools_over_http_under_serve(harbour):
     from mcp import ClientSession
     from mcp.client.streamable_http import streamable_http_client
-
-    from serving.app import create_app
-
-    monkeypatch.setenv("POLYRAG_LLM__PROVIDER", "scripted")
-    monkeypatch.setenv("POLYRAG_LLM__SCRIPTED_FILE", str(harbour_ws.parent / "rules.json"))
 
     async def main(base: str):
         async with streamable_http_client(base + "/mcp/") as streams, ClientSession(streams[0], streams[1]) as session:
@@ -130,8 +122,7 @@ def test_the_same_tools_over_http_under_serve(harbour_ws, monkeypatch):
             tools = {t.name for t in (await session.list_tools()).tools}
             return tools, await session.call_tool("ask", {"question": "Which berth is the Kestrel Run moored at?"})
 
-    with serve_in_thread(create_app(harbour_ws)) as base:
-        tools, ask = asyncio.run(asyncio.wait_for(main(base), 120))
+    tools, ask = asyncio.run(asyncio.wait_for(main(harbour[0]), 120))
     assert tools == {"ask", "sparql", "search", "kg_search", "schema", "stats"}
     answer = _json(ask)
     assert answer["layer"] == "ontology" and "Berth Two" in answer["text"]

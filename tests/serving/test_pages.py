@@ -6,14 +6,11 @@ $POLYRAG_PAGES_SCREENSHOTS (a directory: docs/ keeps the ones shown there)."""
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 import pytest
-from conftest import cli_exit_code as _cli
-from conftest import serve_in_thread
-from serving_fixtures import NEEDS_CHROMIUM, browser  # noqa: F401 — fixture
+from serving_fixtures import NEEDS_CHROMIUM, browser, served_workspace  # noqa: F401 — fixture
 
 pytestmark = [pytest.mark.slow, NEEDS_CHROMIUM]
 
@@ -32,21 +29,8 @@ DOCS = [{"id": "pruning", "text": "Apple trees in the orchard are pruned in late
 
 @pytest.fixture(scope="module")
 def orchard(tmp_path_factory):
-    root = tmp_path_factory.mktemp("pages")
-    ws = root / "ws"
-    (root / "rules.json").write_text("{}")
-    mp = pytest.MonkeyPatch()
-    mp.setenv("POLYRAG_LLM__PROVIDER", "scripted")
-    mp.setenv("POLYRAG_LLM__SCRIPTED_FILE", str(root / "rules.json"))
-    (root / "docs.jsonl").write_text("".join(json.dumps(d) + "\n" for d in DOCS))
-    (root / "onto.ttl").write_text(ONTO)
-    for args in (["index", ws, "--docs", root / "docs.jsonl"], ["ontology", "import", ws, root / "onto.ttl"]):
-        assert _cli(args) == 0, args
-    from serving.app import create_app
-
-    with serve_in_thread(create_app(ws)) as base:
+    with served_workspace(tmp_path_factory.mktemp("pages"), ONTO, DOCS) as (base, _):
         yield base
-    mp.undo()
 
 
 def _shot(browser, tmp_path: Path, name: str) -> None:
