@@ -7,7 +7,13 @@ import re
 from collections.abc import Callable
 
 from pyramid.normalise import codes_in, fold, name_key
-from pyramid.reading.english import ARTICLES, ARTICLES_INDEFINITE, DETERMINERS, NAME_HEAD_PREPOSITIONS
+from pyramid.reading.english import (
+    ARTICLES,
+    ARTICLES_INDEFINITE,
+    DETERMINERS,
+    INVARIANT_NOUNS,
+    NAME_HEAD_PREPOSITIONS,
+)
 from pyramid.reading.values import MAX_ITEM_WORDS
 from pyramid.vocab import Vocab, word_forms
 
@@ -29,6 +35,11 @@ class ClassWords:
         """The most specific class one of whose names the text holds ("Department of …" → DEPARTMENT;
         "actor" → a class labelled "screen actor" whose local name is Actor)."""
         words = _stems(text)
+        split = text.split()
+        if len(split) > 1 and all(w[:1].isupper() for w in split) and _plural(split[-1]):
+            # one thing is not named by its class's plural: "Vesperline Films" is a studio, not a film
+            # (a label's plural, "Genres:", still names the class of what it lists)
+            words -= _stems(split[-1])
         named = [c for c, sets in self.by_name.items() if any(ws <= words for ws in sets)]
         return max(named, key=lambda c: len(self.vocab.ancestors(c))) if named else None
 
@@ -42,12 +53,13 @@ class ClassWords:
         cls = self.class_word(" ".join(first))
         return cls if cls and min(word_forms(first[-1]), key=len) in self.by_class[cls] else None
 
-    def head_named(self, title: str) -> str | None:
+    def head_named(self, title: str, *, min_words: int = 2) -> str | None:
         """The class whose name's head word is the title's last word ("Golden Heron Prize" → the class
         named "festival prize"; "Walnut Unit" → the one named "ward or unit"): English puts a name's kind
-        last. Of several classes with that head (hospital, general hospital), the most general."""
+        last. Of several classes with that head (hospital, general hospital), the most general. A field's
+        label may be the head word alone ("Specialty:" over the things of "medical specialty")."""
         words = fold(title).split()
-        if len(words) < 2:
+        if len(words) < min_words:
             return None
         last = min(word_forms(words[-1]), key=len)
         heads = [c.iri for c in self.vocab.classes
@@ -92,6 +104,12 @@ class ClassWords:
 
 def _stems(text: str) -> set[str]:
     return {min(word_forms(w), key=len) for w in fold(text).split()}
+
+
+def _plural(word: str) -> bool:
+    folded = fold(word)
+    return folded.endswith("s") and not folded.endswith("ss") and folded not in INVARIANT_NOUNS and \
+        min(word_forms(folded), key=len) != folded
 
 
 def head_word(name: str) -> str:

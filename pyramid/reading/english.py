@@ -52,8 +52,15 @@ NUMBER_HEDGES = frozenset({"about", "around", "roughly", "approximately", "some"
 # the counting words a number is written as, with their digits ("three credits" → 3)
 CARDINALS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}
-MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august", "september",
-                    "october", "november", "december"})
+# singular nouns that end in "s" ("a series", "an analysis"): no plural of a class word
+INVARIANT_NOUNS = frozenset({"series", "species", "news", "means", "headquarters", "crossroads", "analysis",
+                             "basis", "thesis", "crisis", "diagnosis", "status", "campus", "virus", "bus"})
+MONTH_ORDER = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+               "november", "december")
+MONTHS = frozenset(MONTH_ORDER)
+# a month's number by its name or its usual short form ("Sept" too)
+MONTH_NUMBERS = {**{m: i for i, m in enumerate(MONTH_ORDER, 1)}, **{m[:3]: i for i, m in enumerate(MONTH_ORDER, 1)},
+                 "sept": 9}
 # words inside names, between capitalised words: "Department of Computing", "Hôtel de Ville",
 # "Rights of Man and of the Citizen", "Centre for …"
 NAME_JOINERS = frozenset({"of", "and", "de", "the", "du", "la", "von", "van", "der", "y", "for", "on", "&"})

@@ -13,6 +13,7 @@ The lessons about vague labels (pyramid.reading.label_meanings) and about each c
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from functools import cached_property
 
@@ -21,7 +22,7 @@ import numpy as np
 from pyramid.normalise import fold, name_key
 from pyramid.reading.class_words import ClassWords, head_word
 from pyramid.reading.meaning import PropertyMeaning
-from pyramid.reading.page import Page, PageReading, Segment
+from pyramid.reading.page import Page, PageReading, ReadFact, Segment
 from pyramid.reading.terms import is_date, is_named, value_fits
 from pyramid.reading.values import MAX_ITEM_WORDS, NUMBER, is_list, list_items
 from pyramid.vocab import Term, Vocab
@@ -31,7 +32,25 @@ SHAPE_SHARE = 0.85        # a shape this share of a class's learnt names have, i
 MIN_SHAPE_EXAMPLES = 5    # values under a label before their shape (numbers or not) counts
 MIN_HEAD_COUNT = 2        # names sharing a head word this often, all of one class, make it the class's word
 HEAD_SHARE = 0.8          # … all but a few: this share of the names with the head word are of that class
+MAX_COMMON_WORDS = 3       # a common noun this short beside a known one in "a and b" is a second value
 CLOSEST_EXAMPLES = 3      # a value's likeness to a property: mean cosine to this many of its closest examples
+
+
+def without_article(item: str) -> str:
+    """A name without the article a sentence put before it ("the Iron Lens Award" → "Iron Lens Award"): in
+    mid-sentence English the article is lower case, a name's own is not ("The Glass Window")."""
+    rest = item[4:] if item.startswith("the ") else ""
+    return rest if rest[:1].isupper() else item
+
+
+def common_noun_before(item: str) -> tuple[str, str] | None:
+    """A common noun put before a name ("studio Vesperline Films", "director Ana Ruiz"): the noun and the
+    name; None when the item does not open with lower-case words followed by capitalised ones."""
+    words = item.split()
+    cut = next((i for i, w in enumerate(words) if w[:1].isupper()), 0)
+    if 0 < cut <= MAX_COMMON_WORDS and cut < len(words) and all(w.isalpha() for w in words[:cut]):
+        return " ".join(words[:cut]), " ".join(words[cut:])
+    return None
 
 
 class CorpusLessons:
@@ -137,6 +156,9 @@ class CorpusLessons:
             fields = {seg.context: fold(seg.value) for seg in page.segments if seg.kind == "field"}
             for f in reading.facts:
                 term = self.vocab.by_iri.get(f.prop)
+                if f.is_object and self._typed_by_field(f, fields):
+                    gained = True
+                    continue
                 # the field's whole value only: an item of a list under a vague label ("Expertise:
                 # a, b, c") says less about the property than the field's one value does
                 if f.is_object or term is None or term.kind != "datatype" or is_named(term) or \
@@ -152,6 +174,20 @@ class CorpusLessons:
         if gained:
             self._forget_examples()
         return gained
+
+    def _typed_by_field(self, f: ReadFact, fields: dict[str, str]) -> bool:
+        """A thing a field's plain label links to ("Specialty: Renal Medicine") is of the property's
+        range wherever else it is named ("treats patients under Renal Medicine"): the corpus types the
+        name. True when the name is new."""
+        key = name_key(f.value)
+        label = f.context
+        plain = label in fields and (self.meaning.confident(label) == f.prop or
+                                     self.label_means.get(fold(label)) == f.prop or
+                                     f.value_class in (self.words.class_word(label), self.words.head_named(label, min_words=1)))
+        if not plain or not f.value_class or not key or key in self.known or key in self.words.titles:
+            return False
+        self.known[key] = f.value_class
+        return True
 
     @cached_property
     def _example_matrix(self) -> tuple[list[int], np.ndarray]:
@@ -232,14 +268,50 @@ class CorpusLessons:
                 # one name; a second thing is named in full ("… Centre and Department of …")
                 if self.class_named(left) and self.word_of(right):
                     return [left, *self.things(right)]
-                if name_key(left) in self.titled and name_key(right.split(" and ")[0]) in self.titled:
-                    return [left, *self.things(right)]  # two pages' titles, each whole ("X and Y")
+                first = name_key(without_article(right).split(" and ")[0])
+                if name_key(left) in self.titled and first in self.titled:
+                    return [left, *self.things(right)]  # two pages' titles, each whole ("X and the Y")
+                if self._known_pair(left, without_article(right).split(" and ")[0]):
+                    return [left, *self.things(right)]
         return [value]
+
+    def _known_pair(self, left: str, right: str) -> bool:
+        """Two names the corpus gave a class, each whole; or two common nouns of a few words, one of them
+        a name of a class the corpus knows ("thriller and horror" where a field gave "horror" as a genre).
+        Names in capitals need both: "Accounting and Finance" may be one name."""
+        kinds = [self.known.get(name_key(x)) for x in (left, right)]
+        if all(kinds):
+            return True
+        common = all(x.islower() and len(x.split()) <= MAX_COMMON_WORDS for x in (left, right))
+        return common and any(kinds)
 
     def items_of(self, seg: Segment) -> list[str]:
         if is_date(seg.value):  # "May 17, 2004" is one value, its comma no list's
             return [seg.value]
-        return list_items(seg.value) if is_list(seg.value) else self.things(seg.value)
+        value = self._with_lead(seg)
+        items = list_items(value) if is_list(value) else self.things(value)
+        return [self.bare_name(without_article(x)) for x in items]
+
+    def _with_lead(self, seg: Segment) -> str:
+        """A sentence's value with the capitalised preposition the verb's phrase took from it, where the
+        two open a page's title ("are Beyond" + "Pier and Low Tide": "Beyond the Pier and Low Tide"):
+        in mid-sentence the capital says the preposition is the name's."""
+        lead = seg.context.split()[-1:] if seg.kind == "prose" else []
+        if not lead or not lead[0][:1].isupper():
+            return seg.value
+        for cut in [m.start() for m in re.finditer(r",|\s+and\s+", seg.value)] + [len(seg.value)]:
+            title = self.words.titles.get(name_key(f"{lead[0]} {seg.value[:cut]}"))
+            if title:
+                return title + seg.value[cut:]
+        return seg.value
+
+    def bare_name(self, item: str) -> str:
+        """The name in "studio Vesperline Films" when the corpus knows it (a page's title, a name it typed)."""
+        split = common_noun_before(item)
+        if split is None:
+            return item
+        key = name_key(split[1])
+        return split[1] if key in self.titled or key in self.known or key in self.words.titles else item
 
     def _forget_examples(self) -> None:
         """The example values changed: their vectors are made again when next needed."""

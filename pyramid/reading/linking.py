@@ -28,6 +28,7 @@ from pyramid.reading.terms import (
     shape_named,
     shape_of,
     shaped_part,
+    typed_form,
 )
 from pyramid.reading.values import MAX_ITEM_WORDS, NUMBER
 from pyramid.vocab import Vocab, local_name
@@ -73,6 +74,10 @@ class FactLinker:
             # a list states one property: mostly plain values ("Expertise: metaphor, lexicon, Faculty of
             # Humanities") make its few names of things values like the rest, not links to things
             kinds = [None] * len(items)
+        elif len(items) > 1 and len(set(kinds) - {None}) == 1:
+            # a list mostly of things of one class states one property: its other items are of that class
+            # too ("thriller and horror" where the corpus gave "horror" as a genre)
+            kinds = [next(k for k in kinds if k is not None)] * len(items)
         # a copula's complement ("X is Chairperson") or a predicative "as" ("X serves as Chairperson")
         # says what the entity is: its role
         # (a card's line is no such sentence: a column of them is learnt from what its items are like)
@@ -111,7 +116,7 @@ class FactLinker:
                 # that repeats the page's title (else from the title): "Expertise: organic synthesis" is
                 # not the entity's name
                 # … the number of a quantity to a numeric property only ("26 April" stays words elsewhere)
-                stated = number if number is not None and self._numeric_floor[j] > 0 else item
+                stated = number if number is not None and self._numeric_floor[j] > 0 else typed_form(p, item)
                 if p.kind == "datatype" and sims[j] >= MIN_SIMILARITY and self.lessons.takes(p, stated) and \
                         not (is_named(p) and (seg.kind == "prose" or (raw[j] < CONFIDENT and not in_title))):
                     value = seg.value if is_named(p) and len(items) > 1 else stated
@@ -182,7 +187,8 @@ class FactLinker:
         if seg.kind == "field" and len(value.split()) <= MAX_ITEM_WORDS:
             # by the label's own class word ("Faculty: Business"), not by a name the corpus once typed: a
             # stray value "Research" under "Unit:" must not make every item under "research:" a unit
-            by_label = self.words.class_word(seg.context)
+            by_label = self.words.class_word(seg.context) or (
+                self.words.head_named(seg.context, min_words=1) if len(seg.context.split()) == 1 else None)
             if by_label:
                 return by_label
         if key in self.words.titles or seg.mention:

@@ -164,13 +164,15 @@ class ProseReader:
                     context = " ".join(w.text for w in _path(tok, root) if _cardinal(w) is None)
                 out.append(Segment(context, _cardinal(tok) or tok.text, "prose", number=True, sentence=n))
                 taken.add(tok.i)
-            elif tok.dep_ in _VALUE_DEPS and tok.pos_ in ("NOUN", "PROPN", "X") and tok.i not in inner:
+            elif tok.dep_ in _VALUE_DEPS and (tok.pos_ in ("NOUN", "PROPN", "X") or _address(tok)) and \
+                    tok.i not in inner:
                 if any(c.dep_ == "nummod" and _cardinal(c) is not None for c in tok.children):
                     continue  # "at level 3": the number is the value, the noun its context (below)
                 span = _value_span(tok, self.names_thing)
                 if self.names_thing(span.text):
                     span = _name_run(span)
-                bare = len(span) == 1 and tok.pos_ == "NOUN" and tok.text.islower()
+                # (an address is no common noun, whatever tag the parser gives it: "ann@x.org")
+                bare = len(span) == 1 and tok.pos_ == "NOUN" and tok.text.islower() and not _address(tok)
                 if bare and ((tok.dep_ == "attr" and tok.head == root) or _predicative_as(tok, root, objects)) \
                         and not any(t.i in taken for t in span) and self.class_word(tok.text):
                     # "X is a lecturer in …", "X works as a nurse": the bare noun names a class — what the
@@ -231,8 +233,13 @@ def _context_of(tok, root, subjects: list, objects: dict[int, str], value: str) 
         # where the PhD is from, said of it ("PhD from"), not of the verb ("obtained from")
         context = f"{objects[of]} {tok.head.text}"
     else:
-        context = " ".join(w.text for w in _path(tok, root)
-                           if w.pos_ in ("VERB", "AUX", "ADP") or _relational_noun(w, tok)) or \
+        words = [w for w in _path(tok, root) if w.pos_ in ("VERB", "AUX", "ADP") or _relational_noun(w, tok)]
+        verb = tok.head.head if tok.head.dep_ == "prep" else None
+        if words and verb is not None and verb.pos_ in ("VERB", "AUX"):
+            # the verb's plain object says what the preposition's value is to it ("treats patients
+            # under Y": Y is the kind of care, not what the ward is under)
+            words += [c for c in verb.children if c.dep_ == "dobj" and c.pos_ == "NOUN" and c.i not in objects]
+        context = " ".join(w.text for w in sorted(words, key=lambda w: w.i)) or \
             " ".join(w.text for w in _path(tok, root))
         if subjects and _said_through(subjects[0]):
             # "The research of X spans …": the noun the entity is said through is what is stated
@@ -329,11 +336,18 @@ def _value_span(tok, names_thing):
             cut.append(a)
             cut += [w for w in tok.children
                     if w.dep_ in ("nmod", "compound") and a.i - COUNTED_WORDS_BEFORE <= w.i < a.i]
-        elif a.dep_ == "prep" and not (tok.text[:1].isupper() and a.lower_ in NAME_HEAD_PREPOSITIONS):
+        elif a.dep_ == "prep" and not (tok.text[:1].isupper() and a.lower_ in NAME_HEAD_PREPOSITIONS
+                                       and not (a.lower_ != "of" and _name_ends_at(tok))):
             objs = [w for w in a.children if w.dep_ == "pobj"]
             if any(names_thing(_span(o).text) or o.pos_ == "PROPN" for o in objs) or \
                     any(_cardinal(w) is not None for w in a.subtree):
                 cut.append(a)
+    # a predicate joined to the value ("practises Neurology [and qualified in 1987]"): said of the entity,
+    # no part of the value
+    for a in tok.children:
+        if a.dep_ == "conj" and (a.pos_ in ("VERB", "AUX") or (a.pos_ == "ADJ" and any(
+                c.dep_ == "prep" for c in a.children))):
+            cut += [a, *(c for c in tok.children if c.dep_ == "cc" and c.i < a.i)]
     # deeper down too: "Director of … Programme [in the School of …]", "the Department of X[, where they …]"
     cut += [t for t in tok.subtree if t.dep_ == "prep" and t.i != tok.i and t.lower_ not in NAME_HEAD_PREPOSITIONS and
             any(names_thing(_span(o).text) for o in t.children if o.dep_ == "pobj")]
@@ -344,6 +358,18 @@ def _value_span(tok, names_thing):
     if not keep:
         return tok.doc[tok.i:tok.i + 1]
     return tok.doc[min(t.i for t in keep):max(t.i for t in keep) + 1]
+
+
+def _address(tok) -> bool:
+    """An e-mail or web address as one token (the parser tags them as anything: a noun, a number)."""
+    return bool(tok.like_email or tok.like_url)
+
+
+def _name_ends_at(tok) -> bool:
+    """The token ends a name the parser's recogniser saw: "Ines Varga [for the label …]" is a person and a
+    phrase about her work, not one name as "Centre for …" is (a name's "of" stays inside it)."""
+    nxt = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
+    return bool(tok.ent_type_) and (nxt is None or nxt.ent_iob_ != "I")
 
 
 def _stand_in(text: str, title: str) -> str:
@@ -488,7 +514,9 @@ def _path(tok, root) -> list:
     while t is not None and t != tok:
         if t.dep_ in ("prep", "agent") or t.pos_ in ("VERB", "AUX", "NOUN", "PROPN", "ADP"):
             words.append(t)
-        if t == root or t.head == t:
+        # a verb joined to the first one ("is part of X and treats patients under Y") is a predicate of
+        # its own: the first verb's words are not what leads to its values
+        if t == root or t.head == t or (t.dep_ == "conj" and t.pos_ in ("VERB", "AUX")):
             break
         t = t.head
     return sorted(words, key=lambda w: w.i)

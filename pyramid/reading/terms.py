@@ -3,11 +3,13 @@ name-like property (a name, title, code or label), a property's fit to a class b
 
 from __future__ import annotations
 
+import datetime
 import re
 
 from pyramid.reading.english import (
     BOOLEAN_WORDS,
     EMAIL_NOUNS,
+    MONTH_NUMBERS,
     MONTHS,
     NUMBER_HEDGES,
     PHONE_NOUNS,
@@ -29,6 +31,12 @@ _EMAIL = re.compile(r"^\S+@\S+\.\w+$")
 _PHONE = re.compile(r"^[+(]?\d[\d\s().-]{5,}\d$")
 _DATE = re.compile(r"^(?:(\d{4}-\d{1,2}-\d{1,2})|\d{1,2}(?:st|nd|rd|th)? [A-Za-z]+ \d{4}|"
                    r"[A-Za-z]+ \d{1,2}(?:st|nd|rd|th)?,? \d{4})$")
+_YEAR = re.compile(r"(?<![\d.,])[12]\d{3}(?![\d.,])")  # a calendar year inside a value ("since 2004", "1992-07-06")
+# the day-bearing ranges: their values are written as ISO dates (xsd:date's lexical form)
+DAY_RANGES = {"date", "dateTime", "dateTimeStamp"}
+_DAY_MONTH_YEAR = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)?(?: of)? ([A-Za-z]+)\.?,? (\d{4})$")
+_MONTH_DAY_YEAR = re.compile(r"^([A-Za-z]+)\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})$")
+_ISO_DAY = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
 MAX_SHAPED_WORDS = 8      # a phrase holding an address this short is a way to reach it ("By e-mail at …")
 SUPERCLASS_FIT = 0.5      # Vocab.fit of a domain above the class (some of its things may have it): no fit
 
@@ -50,10 +58,15 @@ def value_fits(p: Term, value: str) -> bool:
     shape = shape_named(p)
     if shape is not None:
         return shape_of(value) == shape
+    if ranges & {"gYear", "gYearMonth"}:
+        return bool(_YEAR.search(value))  # a year is four digits: "6" is no year of birth
     if ranges & NUMERIC_RANGES:
         return bool(NUMBER.match(value))
+    if ranges & (TEMPORAL_RANGES - {"time", "gMonth", "gDay", "gMonthDay"}):
+        # a date or a year holds a year: "specialist hospital" and a "91-minute feature film" hold none
+        return bool(_YEAR.search(value))
     if ranges & TEMPORAL_RANGES:
-        return any(ch.isdigit() for ch in value)  # a date has its numbers: "specialist hospital" is none
+        return any(ch.isdigit() for ch in value)
     if "boolean" in ranges:
         return value.lower() in BOOLEAN_WORDS
     if "anyURI" in ranges:
@@ -83,6 +96,32 @@ def is_date(value: str) -> bool:
     """A calendar date written out ("1992-07-06", "17 May 2004", "May 17, 2004": a month's name)."""
     m = _DATE.match(value.strip())
     return bool(m) and (m.group(1) is not None or any(w.strip(",").lower() in MONTHS for w in value.split()))
+
+
+def iso_date(value: str) -> str | None:
+    """A calendar day as xsd:date writes it ("4 July 2010", "July 4, 2010", "4th of July 2010",
+    "2010-7-4" → "2010-07-04"); None for anything else (a year alone, a month and a year, words)."""
+    value = " ".join(value.split()).strip(" .")
+    if m := _ISO_DAY.match(value):
+        year, month, day = int(m[1]), int(m[2]), int(m[3])
+    elif m := _DAY_MONTH_YEAR.match(value):
+        day, month, year = int(m[1]), MONTH_NUMBERS.get(m[2].lower(), 0), int(m[3])
+    elif m := _MONTH_DAY_YEAR.match(value):
+        month, day, year = MONTH_NUMBERS.get(m[1].lower(), 0), int(m[2]), int(m[3])
+    else:
+        return None
+    try:
+        return datetime.date(year, month, day).isoformat()
+    except ValueError:
+        return None  # no such day ("31 April"), or no month by that name
+
+
+def typed_form(p: Term, value: str) -> str:
+    """The value as the property's declared datatype writes it: a day as an ISO date for a date range
+    (what lets dates be compared and ordered); any other value as said."""
+    if {local_name(r) for r in p.ranges} & DAY_RANGES:
+        return iso_date(value) or value
+    return value
 
 
 def shaped_part(value: str) -> tuple[str, str] | None:

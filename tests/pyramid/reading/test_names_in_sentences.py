@@ -1,0 +1,95 @@
+"""Names and values as sentences write them: a day in words is stored as the date the schema declares;
+"A and the B" are two things without their article; "blues and ragtime" are two styles where the corpus
+gave one of them; "the label Quayside Records" is the label; a name in its class's plural ("Quayside
+Records") is no thing of that class; a title that opens with a preposition keeps it. A record archive of
+our own; real MiniLM and the real parser, no model."""
+
+from __future__ import annotations
+
+import pytest
+
+from pyramid.ontology.schema import Schema
+from pyramid.reading.page_reader import PageReader
+from pyramid.reading.terms import iso_date, value_fits
+from pyramid.vocab import Vocab
+from tests.pyramid.reading.test_page_reader import facts
+
+R = "http://records.example/"
+TTL = """@prefix r: <http://records.example/> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+r:Record a owl:Class ; rdfs:label "record" ; rdfs:comment "A published recording." .
+r:Musician a owl:Class ; rdfs:label "musician" .
+r:Label a owl:Class ; rdfs:label "record company" .
+r:Style a owl:Class ; rdfs:label "musical style" .
+r:Honour a owl:Class ; rdfs:label "honour" .
+r:issuedBy a owl:ObjectProperty ; rdfs:domain r:Record ; rdfs:range r:Label ; rdfs:label "issued by" .
+r:inStyle a owl:ObjectProperty ; rdfs:domain r:Record ; rdfs:range r:Style ; rdfs:label "style" .
+r:honouredWith a owl:ObjectProperty ; rdfs:domain r:Record ; rdfs:range r:Honour ; rdfs:label "honoured with" .
+r:madeBy a owl:ObjectProperty ; rdfs:domain r:Record ; rdfs:range r:Musician ; rdfs:label "made by" .
+r:recorded a owl:ObjectProperty ; owl:inverseOf r:madeBy ; rdfs:domain r:Musician ; rdfs:range r:Record ;
+    rdfs:label "recorded" .
+r:releasedOn a owl:DatatypeProperty ; rdfs:domain r:Record ; rdfs:range xsd:date ; rdfs:label "release day" .
+r:bornYear a owl:DatatypeProperty ; rdfs:domain r:Musician ; rdfs:range xsd:gYear ; rdfs:label "year of birth" .
+"""
+PAGES = [
+    ("Harbour Lights", "Harbour Lights\nStyle: ragtime\nIssued by: Quayside Records\nMade by: Ines Varga"),
+    ("Low Tide", "Low Tide\nStyle: swing\nIssued by: Quayside Records\nMade by: Ines Varga"),
+    ("Beyond the Pier", "Beyond the Pier\nStyle: swing\nIssued by: Quayside Records\nMade by: Ines Varga"),
+    ("Quayside Records", "Quayside Records\nKind: record company"),
+    ("Gold Disc Medal", "Gold Disc Medal\nKind: honour"),
+    ("Northern Sound Prize", "Northern Sound Prize\nKind: honour"),
+    ("Ines Varga", "Born in 1931, Ines Varga is a musician. Her records are Beyond the Pier and Low Tide."),
+    ("Salt Road", "Made by Ines Varga for the label Quayside Records, Salt Road is a record that came out on "
+                  "3 March 1961. It mixes blues and ragtime. It was honoured with the Gold Disc Medal and the "
+                  "Northern Sound Prize."),
+]
+
+
+@pytest.fixture(scope="module")
+def readings(tmp_path_factory, embedder) -> dict[str, dict[str, list[str]]]:
+    path = tmp_path_factory.mktemp("records") / "records.ttl"
+    path.write_text(TTL, encoding="utf-8")
+    reader = PageReader(Vocab.from_schema(Schema.load(path)), embedder, titles=[t for t, _ in PAGES])
+    return {t: facts(r) for (t, _), r in zip(PAGES, reader.read_all(PAGES))}
+
+
+def test_a_day_in_words_is_stored_as_the_date_the_schema_declares(readings):
+    assert readings["Salt Road"].get("releasedOn") == ["1961-03-03"]
+
+
+def test_two_things_joined_by_and_the_are_two_without_their_article(readings):
+    assert sorted(readings["Salt Road"].get("honouredWith", [])) == ["Gold Disc Medal", "Northern Sound Prize"]
+
+
+def test_a_common_noun_beside_one_the_corpus_knows_is_a_second_value(readings):
+    assert sorted(readings["Salt Road"].get("inStyle", [])) == ["blues", "ragtime"]
+
+
+def test_a_name_after_its_kind_word_is_the_name(readings):
+    # "the label Quayside Records" names the company whose page the corpus has; its plural last word
+    # ("Records") does not make it a record
+    assert readings["Salt Road"].get("issuedBy") == ["Quayside Records"]
+    assert readings["Salt Road"].get("madeBy") == ["Ines Varga"]
+
+
+def test_a_title_that_opens_with_a_preposition_keeps_it(readings):
+    assert sorted(readings["Ines Varga"].get("recorded", [])) == ["Beyond the Pier", "Low Tide"]
+
+
+@pytest.mark.parametrize(("written", "iso"), [
+    ("3 March 1961", "1961-03-03"), ("March 3, 1961", "1961-03-03"), ("3rd of March 1961", "1961-03-03"),
+    ("1961-3-3", "1961-03-03"), ("Sept. 9, 1999", "1999-09-09"),
+    ("31 April 1961", None), ("March 1961", None), ("1961", None), ("the spring season", None)])
+def test_a_day_is_written_as_an_iso_date_or_not_at_all(written, iso):
+    assert iso_date(written) == iso
+
+
+def test_a_year_or_a_date_property_takes_a_year_not_any_number(tmp_path):
+    path = tmp_path / "records.ttl"
+    path.write_text(TTL, encoding="utf-8")
+    vocab = Vocab.from_schema(Schema.load(path))
+    born, released = vocab.by_iri[R + "bornYear"], vocab.by_iri[R + "releasedOn"]
+    assert value_fits(born, "1947") and not value_fits(born, "6")
+    assert value_fits(released, "3 March 1961") and not value_fits(released, "a 91-minute record")
