@@ -78,6 +78,7 @@ class Term:
 class Vocab:
     terms: dict[str, Term]                              # name → term
     parents: dict[str, set[str]] = field(default_factory=dict)  # class IRI → direct superclass IRIs
+    inverses: dict[str, set[str]] = field(default_factory=dict)  # property IRI → its declared inverses
     by_iri: dict[str, Term] = field(init=False)
     # ancestors are asked for millions of times while paths are enumerated; `parents` is fixed once built
     _ancestors: dict[str, frozenset[str]] = field(init=False, default_factory=dict, repr=False, compare=False)
@@ -126,7 +127,9 @@ class Vocab:
                              tuple(schema.ranges_of(p.iri))))
         parents = {c.iri: {x for x in c.parents + c.equivalents if x != OWL + "Thing"}
                    for c in schema.classes.values()}
-        return cls.from_terms(rows, parents)
+        out = cls.from_terms(rows, parents)
+        out.inverses = {p.iri: set(p.inverse_of) for p in schema.properties.values() if p.inverse_of}
+        return out
 
     @classmethod
     def from_terms(cls, rows: Iterable[tuple], parents: dict[str, set[str]] | None = None) -> Vocab:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from pyramid.normalise import fold
+from pyramid.normalise import fold, name_key
 from pyramid.reading.english import POSSESSIVES, PREDICATIVE_AS
 from pyramid.reading.entity_class import EntityClassifier
 from pyramid.reading.linking import FactLinker
@@ -137,4 +137,24 @@ def _unique(facts: list[ReadFact]) -> list[ReadFact]:
         if key not in seen:
             seen.add(key)
             out.append(f)
+    return out
+
+
+def drop_contradicted(vocab: Vocab, readings: list[PageReading]) -> list[PageReading]:
+    """A link one page states that the other end's own page contradicts is dropped: "X directed F" on X's
+    page, where F's page names its directors (the property's declared inverse), X not among them, and
+    names X in another role (its cast). The page about F says it plainly; X's page said it in passing."""
+    by_name = {name_key(r.entity): r for r in readings}
+    out = []
+    for r in readings:
+        me = name_key(r.entity)
+        kept = []
+        for f in r.facts:
+            other = by_name.get(name_key(f.value)) if f.is_object and vocab.inverses.get(f.prop) else None
+            if other is not None and other is not r:
+                said = {name_key(g.value) for g in other.facts if g.is_object and g.prop in vocab.inverses[f.prop]}
+                if said and me not in said and me in {name_key(g.value) for g in other.facts if g.is_object}:
+                    continue
+            kept.append(f)
+        out.append(r if len(kept) == len(r.facts) else replace(r, facts=kept))
     return out

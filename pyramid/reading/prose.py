@@ -30,6 +30,7 @@ _VALUE_DEPS = ("dobj", "pobj", "attr", "oprd", "acomp", "appos")  # a verb reach
 _WORD_NUMBER = re.compile(r"^([^\W\d_]{3,})-(\d+)$")  # "level-6", "year-2": a word and its number as one token
 NAME_SHARE = 0.5          # a subject holding this share of the title's name words names the page's entity
 COUNTED_WORDS_BEFORE = 2  # the nouns this close before a number ("level 3 subject") go with what it counts
+MIN_LIST_COMMAS = 2       # a broken-up comma list has at least this many commas ("a, b, c")
 SHORT_NAME_CHARS = 3      # a one-word name this short is too likely a plain word to be stood in by "It"
 _KEPT_PUNCTUATION = "-'&()"  # marks a value keeps inside it ("Hong Kong-based", "Arts & Design", "(HK)")
 
@@ -90,13 +91,16 @@ class ProseReader:
         if not words:
             return True
         key = set(name_key(title).split())
-        if key and len(words & key) / len(key) >= NAME_SHARE:
+        named = set(name_key(span.text).split())  # "Wai-ming" is two of the name's words, as in its key
+        if key and len(named & key) / len(key) >= NAME_SHARE:
             return True
         if codes_in(span.text) and words <= key:
             return True  # the entity's code alone stands for it ("AAE1002 carries 3 credits")
-        if words <= key and all(t.pos_ == "PROPN" for t in span if t.is_alpha) and self.class_word(title) is None:
+        if words <= key and all(t.pos_ == "PROPN" or t.is_upper for t in span if t.is_alpha) and \
+                self.class_word(title) is None:
             # part of the entity's own name, as a proper noun ("Wen has published on …" on Chih-yung Wen's
-            # page): a name with no class word in it is called by its parts
+            # page): a name with no class word in it is called by its parts (a surname in capitals, "WEN",
+            # is one whatever the tagger makes of it)
             return True
         determined = any(t.dep_ == "det" and t.lower_ in DEFINITE_DETERMINERS for t in span)
         # or a thing of the entity's: "its projects", "current projects by X" (X stood in by a pronoun)
@@ -450,10 +454,10 @@ def _lead_verb(sent):
 
 
 def _semicolon_list(sent, root):
-    """The span of a list of values after the verb, its items separated by semicolons (the first
-    object's left edge to the sentence's end); None when the sentence has no such list."""
-    if not any(t.text == ";" and t.i > root.i for t in sent):
-        return None
+    """The span of a list of values after the verb (the first object's left edge to the sentence's
+    end): its items separated by semicolons, or a comma list the parser broke up — an item hung on the
+    verb as an object or a modifier of its own, no verb after the first item ("published on a,
+    time-resolved b, c"); None when the sentence has no such list."""
     first = next((t for t in sent if t.i > root.i and t.dep_ in ("dobj", "attr", "oprd", "pobj")
                   and t.pos_ in ("NOUN", "PROPN", "X")), None)
     if first is None:
@@ -463,7 +467,14 @@ def _semicolon_list(sent, root):
     while end > start and sent.doc[end - 1].is_punct:
         end -= 1
     span = sent.doc[start:end]
-    return span if ";" in span.text else None
+    if ";" in span.text:
+        return span
+    inside = {t.i for t in first.subtree}
+    broken = any(t.i not in inside and t.head == root and t.dep_ in ("dobj", "npadvmod", "appos", "conj")
+                 and t.pos_ in ("NOUN", "PROPN") for t in span)
+    commas = sum(t.text == "," for t in span)
+    finite = any(t.tag_ in FINITE_VERB_TAGS for t in span)
+    return span if broken and commas >= MIN_LIST_COMMAS and not finite else None
 
 
 def _counted_noun(tok) -> str:

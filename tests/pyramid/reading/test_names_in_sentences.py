@@ -1,8 +1,8 @@
 """Names and values as sentences write them: a day in words is stored as the date the schema declares;
 "A and the B" are two things without their article; "blues and ragtime" are two styles where the corpus
 gave one of them; "the label Quayside Records" is the label; a name in its class's plural ("Quayside
-Records") is no thing of that class; a title that opens with a preposition keeps it. A record archive of
-our own; real MiniLM and the real parser, no model."""
+Records") is no thing of that class; a title that opens with a preposition keeps it; a link the other
+end's page contradicts is dropped. A record archive of our own; real MiniLM and the real parser, no model."""
 
 from __future__ import annotations
 
@@ -28,19 +28,22 @@ r:issuedBy a owl:ObjectProperty ; rdfs:domain r:Record ; rdfs:range r:Label ; rd
 r:inStyle a owl:ObjectProperty ; rdfs:domain r:Record ; rdfs:range r:Style ; rdfs:label "style" .
 r:honouredWith a owl:ObjectProperty ; rdfs:domain r:Record ; rdfs:range r:Honour ; rdfs:label "honoured with" .
 r:madeBy a owl:ObjectProperty ; rdfs:domain r:Record ; rdfs:range r:Musician ; rdfs:label "made by" .
+r:featuring a owl:ObjectProperty ; rdfs:domain r:Record ; rdfs:range r:Musician ; rdfs:label "featuring" .
 r:recorded a owl:ObjectProperty ; owl:inverseOf r:madeBy ; rdfs:domain r:Musician ; rdfs:range r:Record ;
     rdfs:label "recorded" .
 r:releasedOn a owl:DatatypeProperty ; rdfs:domain r:Record ; rdfs:range xsd:date ; rdfs:label "release day" .
 r:bornYear a owl:DatatypeProperty ; rdfs:domain r:Musician ; rdfs:range xsd:gYear ; rdfs:label "year of birth" .
 """
 PAGES = [
-    ("Harbour Lights", "Harbour Lights\nStyle: ragtime\nIssued by: Quayside Records\nMade by: Ines Varga"),
+    ("Harbour Lights", "Harbour Lights\nStyle: ragtime\nIssued by: Quayside Records\nMade by: Ines Varga\n"
+                       "Featuring: Teo Lund"),
     ("Low Tide", "Low Tide\nStyle: swing\nIssued by: Quayside Records\nMade by: Ines Varga"),
     ("Beyond the Pier", "Beyond the Pier\nStyle: swing\nIssued by: Quayside Records\nMade by: Ines Varga"),
     ("Quayside Records", "Quayside Records\nKind: record company"),
     ("Gold Disc Medal", "Gold Disc Medal\nKind: honour"),
     ("Northern Sound Prize", "Northern Sound Prize\nKind: honour"),
     ("Ines Varga", "Born in 1931, Ines Varga is a musician. Her records are Beyond the Pier and Low Tide."),
+    ("Teo Lund", "Born in 1940, Teo Lund is a musician. His records are Harbour Lights and Low Tide."),
     ("Salt Road", "Made by Ines Varga for the label Quayside Records, Salt Road is a record that came out on "
                   "3 March 1961. It mixes blues and ragtime. It was honoured with the Gold Disc Medal and the "
                   "Northern Sound Prize."),
@@ -76,6 +79,13 @@ def test_a_name_after_its_kind_word_is_the_name(readings):
 
 def test_a_title_that_opens_with_a_preposition_keeps_it(readings):
     assert sorted(readings["Ines Varga"].get("recorded", [])) == ["Beyond the Pier", "Low Tide"]
+
+
+def test_a_link_the_other_ends_page_contradicts_is_dropped(readings):
+    # Harbour Lights' page names who made it (Ines Varga) and names Teo Lund in another role: his page's
+    # "his records are" does not make him its maker; Low Tide's page does not name him, and it stays
+    assert readings["Harbour Lights"].get("featuring") == ["Teo Lund"]
+    assert readings["Teo Lund"].get("recorded") == ["Low Tide"]
 
 
 @pytest.mark.parametrize(("written", "iso"), [
