@@ -26,7 +26,7 @@ from pyramid.sqlite import DisposableSQLite
 from pyramid.vocab import Vocab
 from pyramid.workspace import Workspace
 
-SEGMENT_VERSION = "16"   # bump when PageReader.segment reads a page differently
+SEGMENT_VERSION = "17"   # bump when PageReader.segment reads a page differently
 COMMIT_EVERY = 50       # pages parsed between two commits of the cache (what a stop can lose)
 MAX_TITLE_WORDS = 12    # a first line this short names the page when it has no title
 CACHE = "reading/segments.sqlite"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 from pyramid.normalise import codes_in, fold, name_key, strip_titles
 from pyramid.reading.english import (
@@ -69,10 +70,11 @@ class ProseReader:
         out: list[Segment] = []
         sentences: list[str] = []
         if prose:
-            doc = self.nlp(_stand_in(" ".join(prose), title))
+            text, addresses = _addresses_stood_in(_stand_in(" ".join(prose), title))
+            doc = self.nlp(text)
             for n, sent in enumerate(doc.sents):
-                sentences.append(sent.text.strip())
-                out += self._sentence(sent, title, n)
+                sentences.append(_restored(sent.text.strip(), addresses))
+                out += [_address_restored(seg, addresses) for seg in self._sentence(sent, title, n)]
         return out, sentences
 
 
@@ -362,6 +364,36 @@ def _value_span(tok, names_thing):
     if not keep:
         return tok.doc[tok.i:tok.i + 1]
     return tok.doc[min(t.i for t in keep):max(t.i for t in keep) + 1]
+
+
+# an e-mail or web address inside a sentence: the small parser mistags such long tokens (as a verb, a
+# sentence's root) and breaks the sentence around them; a plain name stands in for each while parsing
+_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?://|www\.)[^\s,;]*[^\s,;.)]")
+_ADDRESS_STAND_IN = "Address{}"
+
+
+def _addresses_stood_in(text: str) -> tuple[str, dict[str, str]]:
+    found: dict[str, str] = {}
+
+    def stand_in(m: re.Match) -> str:
+        name = _ADDRESS_STAND_IN.format(len(found))
+        found[name] = m.group(0)
+        return name
+    return _ADDRESS.sub(stand_in, text), found
+
+
+def _restored(text: str, addresses: dict[str, str]) -> str:
+    for name in sorted(addresses, key=len, reverse=True):  # "Address10" before "Address1"
+        text = re.sub(rf"\b{name}\b", lambda m, name=name: addresses[name], text)
+    return text
+
+
+def _address_restored(seg: Segment, addresses: dict[str, str]) -> Segment:
+    if not addresses:
+        return seg
+    value = _restored(seg.value, addresses)
+    return replace(seg, value=value, context=_restored(seg.context, addresses),
+                   mention=seg.mention and value == seg.value)  # an address names no thing
 
 
 def _address(tok) -> bool:

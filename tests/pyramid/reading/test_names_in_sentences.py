@@ -2,7 +2,7 @@
 "A and the B" are two things without their article; "blues and ragtime" are two styles where the corpus
 gave one of them; "the label Quayside Records" is the label; a name in its class's plural ("Quayside
 Records") is no thing of that class; a title that opens with a preposition keeps it; a link the other
-end's page contradicts is dropped. A record archive of our own; real MiniLM and the real parser, no model."""
+end's page contradicts is dropped; an e-mail address in a sentence is one value. A record archive of our own; real MiniLM and the real parser, no model."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ r:madeBy a owl:ObjectProperty ; rdfs:domain r:Record ; rdfs:range r:Musician ; r
 r:featuring a owl:ObjectProperty ; rdfs:domain r:Record ; rdfs:range r:Musician ; rdfs:label "featuring" .
 r:recorded a owl:ObjectProperty ; owl:inverseOf r:madeBy ; rdfs:domain r:Musician ; rdfs:range r:Record ;
     rdfs:label "recorded" .
+r:contactMail a owl:DatatypeProperty ; rdfs:domain r:Musician ; rdfs:range xsd:string ; rdfs:label "contact e-mail" .
 r:releasedOn a owl:DatatypeProperty ; rdfs:domain r:Record ; rdfs:range xsd:date ; rdfs:label "release day" .
 r:bornYear a owl:DatatypeProperty ; rdfs:domain r:Musician ; rdfs:range xsd:gYear ; rdfs:label "year of birth" .
 """
@@ -43,7 +44,8 @@ PAGES = [
     ("Gold Disc Medal", "Gold Disc Medal\nKind: honour"),
     ("Northern Sound Prize", "Northern Sound Prize\nKind: honour"),
     ("Ines Varga", "Born in 1931, Ines Varga is a musician. Her records are Beyond the Pier and Low Tide."),
-    ("Teo Lund", "Born in 1940, Teo Lund is a musician. His records are Harbour Lights and Low Tide."),
+    ("Teo Lund", "Born in 1940, Teo Lund is a musician. His records are Harbour Lights and Low Tide. "
+                 "He works as a musician and lists teo.lund@quay-side-music.example.org as his work address."),
     ("Salt Road", "Made by Ines Varga for the label Quayside Records, Salt Road is a record that came out on "
                   "3 March 1961. It mixes blues and ragtime. It was honoured with the Gold Disc Medal and the "
                   "Northern Sound Prize."),
@@ -79,6 +81,11 @@ def test_a_name_after_its_kind_word_is_the_name(readings):
 
 def test_a_title_that_opens_with_a_preposition_keeps_it(readings):
     assert sorted(readings["Ines Varga"].get("recorded", [])) == ["Beyond the Pier", "Low Tide"]
+
+
+def test_an_address_inside_a_sentence_is_read_whole(readings):
+    # the small parser breaks a sentence around a long address; a plain name stands in for it while parsing
+    assert readings["Teo Lund"].get("contactMail") == ["teo.lund@quay-side-music.example.org"]
 
 
 def test_a_link_the_other_ends_page_contradicts_is_dropped(readings):
