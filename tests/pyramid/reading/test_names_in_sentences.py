@@ -2,7 +2,8 @@
 "A and the B" are two things without their article; "blues and ragtime" are two styles where the corpus
 gave one of them; "the label Quayside Records" is the label; a name in its class's plural ("Quayside
 Records") is no thing of that class; a title that opens with a preposition keeps it; a link the other
-end's page contradicts is dropped; an e-mail address in a sentence is one value. A record archive of our own; real MiniLM and the real parser, no model."""
+end's page contradicts is dropped; an e-mail address in a sentence is one value. A record archive of
+our own; real MiniLM and the real parser, no model."""
 
 from __future__ import annotations
 
