@@ -12,7 +12,7 @@ from querying.planning.anchors import overlap, strength
 from querying.planning.names import SchemaNames
 from querying.planning.paths import PathFinder
 from querying.planning.records import MAX_ANCHOR_IRIS, SHARE_DIGITS, Anchor, QuestionReading, Uses
-from querying.planning.weights import FIRM
+from querying.planning.weights import FIRM, NARROWED_FIT
 from querying.sparql_plan import Constraint, QueryPlan, Step
 
 Key = tuple[tuple[str, bool], ...]
@@ -157,11 +157,19 @@ class ReadingEnumerator:
         # "{T} runs ward X" → "the site that runs ward X"; "X belongs to {T}" → "the site that X belongs to"
         rest = clause.replace("{T}", "").strip()
         thing = f"the {self.names.class_words[cls_iri]} that {rest}"
+        prop, inverse = key[-1]
+        term = self.vocab.get(prop)
+        # the path runs from the thing asked about: an inverse step reaches it as the property's object
+        end = (term.ranges if inverse else term.domains) if term is not None else ()
+        narrowed = bool(end) and cls_iri not in end and any(d in self.vocab.ancestors(cls_iri) for d in end)
         out = []
         for p in self.vocab.properties_of(cls_iri, "datatype"):
             plan = QueryPlan(target=cls.name, constraints=[Constraint(path=steps, op="eq", values=list(a.iris))],
                              returns=[p.name])
-            out.append(self._attribute(plan, p, (a,), 2, thing, mids=(cls_iri,)))
+            r = self._attribute(plan, p, (a,), 2, thing, mids=(cls_iri,))
+            if narrowed:
+                r.evidence["fit"] = NARROWED_FIT
+            out.append(r)
         return out
 
     def _members(self, cls: Term, constraints: list[Constraint], clause: str, steps: int, anchors: tuple[Anchor, ...],

@@ -5,6 +5,9 @@ no weight keys on a question set's wording."""
 ASKS = 0.5                # × the cosine of the question with what the reading answers with, alone
 STEP_COST = 0.03          # per property step beyond the first
 MISFIT = 0.1              # × how far a path's domains and ranges miss (1 - its fit)
+# the fit of a step to "the C of X" whose declared end is wider than C ("has in its cast" reaches persons,
+# "is directed by" directors): its things are C only where the data types them so
+NARROWED_FIT = 0.0
 COUNT_BONUS = 0.1         # a counting reading of a question that asks for a number
 RANK_BONUS = 0.25         # a ranking reading (made only for such a question) over the plain readings
 # a value reading of a question whose noun after "which"/"what" is its clause's subject (cues.WHICH_SUBJECT)
