@@ -290,7 +290,13 @@ class CorpusLessons:
             return [seg.value]
         value = self._with_lead(seg)
         items = list_items(value) if is_list(value) else self.things(value)
-        return [self.bare_name(without_article(x)) for x in items]
+        return [self._as_titled(self.bare_name(without_article(x))) for x in items]
+
+    def _as_titled(self, item: str) -> str:
+        """A name whose page's title opens with its own article ("Bridge of Halloran Point" where the page
+        is "The Bridge of Halloran Point") is written as the page writes it: one thing, one label."""
+        title = self.words.titles.get(name_key(item))
+        return title if title is not None and fold(title) == fold(f"the {item}") else item
 
     def _with_lead(self, seg: Segment) -> str:
         """A sentence's value with the capitalised preposition the verb's phrase took from it, where the

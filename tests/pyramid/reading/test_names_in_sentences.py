@@ -41,10 +41,11 @@ PAGES = [
                        "Featuring: Teo Lund"),
     ("Low Tide", "Low Tide\nStyle: swing\nIssued by: Quayside Records\nMade by: Ines Varga"),
     ("Beyond the Pier", "Beyond the Pier\nStyle: swing\nIssued by: Quayside Records\nMade by: Ines Varga"),
+    ("The Long Shore", "The Long Shore\nStyle: swing\nIssued by: Quayside Records\nMade by: Ines Varga"),
     ("Quayside Records", "Quayside Records\nKind: record company"),
     ("Gold Disc Medal", "Gold Disc Medal\nKind: honour"),
     ("Northern Sound Prize", "Northern Sound Prize\nKind: honour"),
-    ("Ines Varga", "Born in 1931, Ines Varga is a musician. Her records are Beyond the Pier and Low Tide."),
+    ("Ines Varga", "Born in 1931, Ines Varga is a musician. Her records are Beyond the Pier, Low Tide and the Long Shore."),
     ("Teo Lund", "Born in 1940, Teo Lund is a musician. His records are Harbour Lights and Low Tide. "
                  "He works as a musician and lists teo.lund@quay-side-music.example.org as his work address."),
     ("Salt Road", "Made by Ines Varga for the label Quayside Records, Salt Road is a record that came out on "
@@ -80,8 +81,9 @@ def test_a_name_after_its_kind_word_is_the_name(readings):
     assert readings["Salt Road"].get("madeBy") == ["Ines Varga"]
 
 
-def test_a_title_that_opens_with_a_preposition_keeps_it(readings):
-    assert sorted(readings["Ines Varga"].get("recorded", [])) == ["Beyond the Pier", "Low Tide"]
+def test_a_title_keeps_its_opening_preposition_and_its_own_article(readings):
+    # "the Long Shore" in mid-sentence is the record whose page is "The Long Shore": one label, the page's
+    assert sorted(readings["Ines Varga"].get("recorded", [])) == ["Beyond the Pier", "Low Tide", "The Long Shore"]
 
 
 def test_an_address_inside_a_sentence_is_read_whole(readings):
