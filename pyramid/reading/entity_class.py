@@ -79,7 +79,16 @@ class EntityClassifier:
         top = [c for c, n in votes.items() if n >= best - TIE]
         if named in top:
             return named
-        return max(top, key=lambda c: len(self.vocab.ancestors(c)))  # the most specific
+        deepest = max(top, key=lambda c: len(self.vocab.ancestors(c)))  # the most specific …
+        rivals = [c for c in top if not self.vocab.compatible(c, deepest)]
+        if rivals:
+            # … unless the facts fit sibling classes alike (a director's or an actor's page with a birth
+            # year and a birthplace only): the class they share is what the page says, not a guess
+            shared = [c for c in top if all(self.vocab.compatible(c, r) and c not in (deepest, r)
+                                            for r in rivals) and c in self.vocab.ancestors(deepest)]
+            if shared:
+                return max(shared, key=lambda c: len(self.vocab.ancestors(c)))
+        return deepest
 
     def learn_titles(self, pages: Iterable[Page]) -> None:
         """What the names of each class look like: the titles of pages whose facts alone leave no doubt
