@@ -34,6 +34,7 @@ from pyramid.reading.values import MAX_ITEM_WORDS, NUMBER
 from pyramid.vocab import Vocab, local_name
 
 OBJECT_SIMILARITY = 0.15  # an object property needs at least this much of its label's meaning too
+NUMBER_WORDS_SIMILARITY = 0.15  # a sentence's number whose noun means a numeric property less is none of its
 MIN_THING_SHARE = 0.5     # a list whose items are less than this share names of things lists plain values
 LIKENESS_WEIGHT = 0.5     # the share of what a value's likeness adds to its verb's meaning that counts
 MIN_IN_TITLE_CHARS = 2    # an item this short is inside any title by chance
@@ -107,6 +108,11 @@ class FactLinker:
             # a quantity ("$35.5 million", "114 min") is its number to a numeric property
             number = quantity_number(item, self._scales) if not NUMBER.match(item.strip()) else None
             sims, item = self._by_shape(item, sims, seg.aside)
+            if seg.kind == "prose" and seg.number:
+                # a number a sentence counts with a noun that hardly means a numeric property ("a four-week
+                # refit" of a ward) counts something else: its shape alone makes it none of theirs
+                weak = (raw < NUMBER_WORDS_SIMILARITY) & (self._numeric_floor > 0)
+                sims = np.where(weak, np.minimum(sims, raw), sims)
             if number is not None and not seg.aside:
                 sims = np.maximum(sims, self._numeric_floor)
             for j, p in enumerate(self.meaning.props):

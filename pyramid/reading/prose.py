@@ -121,8 +121,17 @@ class ProseReader:
         root = _lead_verb(sent) or sent.root
         subjects = [t for t in root.children if t.dep_ in ("nsubj", "nsubjpass")]
         if subjects and not self._about_entity(subjects[0], title):
-            return self._entity_as_object(sent, subjects[0], title, n) + _counts_aside(sent, n)
+            # what someone reports of the entity ("Records show that it is home to X", "Officials said it
+            # has 20 beds"): the reported clause is the sentence about it
+            reported = next((c for c in root.children if c.dep_ == "ccomp" and any(
+                k.dep_ in ("nsubj", "nsubjpass") and self._about_entity(k, title) for k in c.children)), None)
+            if reported is None:
+                return self._entity_as_object(sent, subjects[0], title, n) + _counts_aside(sent, n)
+            root = reported
+            subjects = [t for t in root.children if t.dep_ in ("nsubj", "nsubjpass")]
         taken = {t.i for s in subjects for t in s.subtree if t.i < root.i}
+        # … but a clause said of the entity's stand-in ("The ward, which is part of X, …") states its facts
+        taken -= {t.i for s in subjects for c in s.children if _relative_on(c) for t in c.subtree}
         # … but not the words in apposition to the entity's stand-in ("It, Senior Lecturer, teaches …"), nor a
         # participle said of it ("The actor, born in 1943 in Canada, has …")
         taken -= {t.i for s in subjects if s.lower_ == "it" for a in s.children if a.dep_ == "appos" for t in a.subtree}
@@ -524,14 +533,24 @@ def _in_other_clause(tok, root) -> bool:
     """Between the value and the sentence's verb is a clause with a subject of its own — unless that
     subject is a pronoun for the entity ("…, where they are Professor") or a relative pronoun standing
     for what the entity is said to be ("X is one of the units that make up Y": X makes up Y; "X is a
-    chemist who works at Y")."""
+    chemist who works at Y"), or for the entity itself ("The ward, which is part of Y, …")."""
     t = tok.head
     while t.i != root.i and t.head.i != t.i:
         if t.pos_ in ("VERB", "AUX") and any(c.dep_ in ("nsubj", "nsubjpass") and not _stands_for_entity(c)
-                                             for c in t.children) and not _says_of_complement(t, root):
+                                             for c in t.children) and not _says_of_complement(t, root) and \
+                not (_relative_on(t) and t.head.head.i == root.i and t.head.dep_ in ("nsubj", "nsubjpass")):
             return True
         t = t.head
     return False
+
+
+def _relative_on(clause) -> bool:
+    """A relative clause set off by a comma whose subject is its relative pronoun ("…, which is part of Y,"):
+    it says something of the noun it hangs on."""
+    subject = next((c for c in clause.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    comma = clause.doc[clause.left_edge.i - 1] if clause.left_edge.i > 0 else None
+    return clause.dep_ == "relcl" and subject is not None and subject.tag_ in ("WDT", "WP") and \
+        comma is not None and comma.text == ","
 
 
 def _says_of_complement(clause, root) -> bool:
@@ -559,7 +578,7 @@ def _path(tok, root) -> list:
             words.append(t)
         # a verb joined to the first one ("is part of X and treats patients under Y") is a predicate of
         # its own: the first verb's words are not what leads to its values
-        if t == root or t.head == t or (t.dep_ == "conj" and t.pos_ in ("VERB", "AUX")):
+        if t == root or t.head == t or (t.dep_ in ("conj", "relcl") and t.pos_ in ("VERB", "AUX")):
             break
         t = t.head
     return sorted(words, key=lambda w: w.i)

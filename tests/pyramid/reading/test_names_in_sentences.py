@@ -33,6 +33,7 @@ r:featuring a owl:ObjectProperty ; rdfs:domain r:Record ; rdfs:range r:Musician 
 r:recorded a owl:ObjectProperty ; owl:inverseOf r:madeBy ; rdfs:domain r:Musician ; rdfs:range r:Record ;
     rdfs:label "recorded" .
 r:contactMail a owl:DatatypeProperty ; rdfs:domain r:Musician ; rdfs:range xsd:string ; rdfs:label "contact e-mail" .
+r:trackCount a owl:DatatypeProperty ; rdfs:domain r:Record ; rdfs:range xsd:integer ; rdfs:label "number of tracks" .
 r:releasedOn a owl:DatatypeProperty ; rdfs:domain r:Record ; rdfs:range xsd:date ; rdfs:label "release day" .
 r:bornYear a owl:DatatypeProperty ; rdfs:domain r:Musician ; rdfs:range xsd:gYear ; rdfs:label "year of birth" .
 """
@@ -48,6 +49,9 @@ PAGES = [
     ("Ines Varga", "Born in 1931, Ines Varga is a musician. Her records are Beyond the Pier, Low Tide and the Long Shore."),
     ("Teo Lund", "Born in 1940, Teo Lund is a musician. His records are Harbour Lights and Low Tide. "
                  "He works as a musician and lists teo.lund@quay-side-music.example.org as his work address."),
+    ("Night Ferry", "Fans queued for the reissue of Night Ferry. The record, which was issued by Quayside "
+                    "Records, mixes swing. Reports say that it came out on 3 June 1958. It returns after a "
+                    "six-week campaign and now has 12 tracks."),
     ("Salt Road", "Made by Ines Varga for the label Quayside Records, Salt Road is a record that came out on "
                   "3 March 1961. It mixes blues and ragtime. It was honoured with the Gold Disc Medal and the "
                   "Northern Sound Prize."),
@@ -96,6 +100,14 @@ def test_a_link_the_other_ends_page_contradicts_is_dropped(readings):
     # "his records are" does not make him its maker; Low Tide's page does not name him, and it stays
     assert readings["Harbour Lights"].get("featuring") == ["Teo Lund"]
     assert readings["Teo Lund"].get("recorded") == ["Low Tide"]
+
+
+def test_a_clause_on_the_entitys_stand_in_and_a_reported_clause_state_its_facts(readings):
+    night = readings["Night Ferry"]
+    assert night.get("issuedBy") == ["Quayside Records"]   # "The record, which was issued by …,"
+    assert night.get("releasedOn") == ["1958-06-03"]        # "Reports say that it came out on …"
+    # a number counted by a noun that means no numeric property ("a six-week campaign") is none of them
+    assert night.get("trackCount") == ["12"]
 
 
 @pytest.mark.parametrize(("written", "iso"), [
