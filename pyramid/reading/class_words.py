@@ -27,8 +27,11 @@ class ClassWords:
     def __init__(self, vocab: Vocab, titles: dict[str, str]) -> None:
         self.vocab = vocab
         self.titles = titles    # name key → page title, for every page of the corpus
-        # each class's names as word sets: its label's, its local name's ("screen actor", "actor")
+        # each class's names as word sets: its label's, its local name's ("screen actor", "actor"), and
+        # what its comment defines it as ("A studio or company that …")
         self.by_name = {c.iri: [ws for n in c.names if (ws := _stems(n))] for c in vocab.classes}
+        for cls, names in genus_names(vocab).items():
+            self.by_name[cls] += [_stems(n) for n in names]
         self.by_class = {c: set().union(*sets) for c, sets in self.by_name.items()}
 
     def class_word(self, text: str) -> str | None:
@@ -100,6 +103,41 @@ class ClassWords:
     def names_thing(self, text: str) -> bool:
         """The words name a thing of the schema's classes: a class word in them, or another page's title."""
         return bool(self.class_word(text)) or name_key(text) in self.titles
+
+
+def genus_names(vocab: Vocab) -> dict[str, list[str]]:
+    """What each class's comment defines it as, where it is written as a definition ("A studio or company
+    that finances …": studio, company): the nouns of its first phrase and those joined to it. Not a name
+    of the class or of a class above it ("A person known for directing" says it is a person), not one
+    that two classes share, nor the head of a partitive ("A kind of story")."""
+    from pyramid.reading.english import parser
+
+    found: dict[str, list[str]] = {}
+    for c in vocab.classes:
+        doc = parser()(c.comment) if c.comment else None
+        first = next(iter(doc.noun_chunks), None) if doc is not None else None
+        if first is None or first.start > 1 or first.root.pos_ == "PRON" or \
+                (first.end < len(doc) and doc[first.end].lower_ == "of"):
+            continue
+        joined = {first.root.i}
+        for t in doc:  # "a ward, unit or suite": the nouns joined to the first one
+            if t.dep_ == "conj" and t.head.i in joined and t.pos_ in ("NOUN", "PROPN"):
+                joined.add(t.i)
+        chunks = [ch for ch in doc.noun_chunks if ch.root.i in joined]
+        found[c.iri] = [doc[ch.start + (ch[0].pos_ == "DET"):ch.end].text for ch in chunks]
+    taken = {frozenset(_stems(n)) for c in vocab.classes for n in c.names}
+    counts: dict[frozenset, int] = {}
+    for names in found.values():
+        for n in names:
+            counts[frozenset(_stems(n))] = counts.get(frozenset(_stems(n)), 0) + 1
+    out = {}
+    for cls, names in found.items():
+        above = [_stems(n) for a in vocab.ancestors(cls) for n in found.get(a, [])]
+        kept = [n for n in names if (key := frozenset(_stems(n))) and key not in taken and counts[key] == 1
+                and not any(key <= a for a in above)]  # "a doctor who operates" under "a qualified doctor"
+        if kept:
+            out[cls] = kept
+    return out
 
 
 def _stems(text: str) -> set[str]:

@@ -2,8 +2,8 @@
 "A and the B" are two things without their article; "blues and ragtime" are two styles where the corpus
 gave one of them; "the label Quayside Records" is the label; a name in its class's plural ("Quayside
 Records") is no thing of that class; a title that opens with a preposition keeps it; a link the other
-end's page contradicts is dropped; an e-mail address in a sentence is one value. A record archive of
-our own; real MiniLM and the real parser, no model."""
+end's page contradicts is dropped; an e-mail address in a sentence is one value; what a class's comment
+defines it as names it. A record archive of our own; real MiniLM and the real parser, no model."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ TTL = """@prefix r: <http://records.example/> .
 @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
 r:Record a owl:Class ; rdfs:label "record" ; rdfs:comment "A published recording." .
 r:Musician a owl:Class ; rdfs:label "musician" .
-r:Label a owl:Class ; rdfs:label "record company" .
+r:Label a owl:Class ; rdfs:label "record company" ; rdfs:comment "A label or imprint that issues records." .
 r:Style a owl:Class ; rdfs:label "musical style" .
 r:Honour a owl:Class ; rdfs:label "honour" .
 r:issuedBy a owl:ObjectProperty ; rdfs:domain r:Record ; rdfs:range r:Label ; rdfs:label "issued by" .
@@ -52,6 +52,8 @@ PAGES = [
     ("Night Ferry", "Fans queued for the reissue of Night Ferry. The record, which was issued by Quayside "
                     "Records, mixes swing. Reports say that it came out on 3 June 1958. It returns after a "
                     "six-week campaign and now has 12 tracks."),
+    ("Harbour Sounds", "Harbour Sounds opened a new shop this week. The imprint recorded Low Tide, Salt Road "
+                       "and Night Ferry."),
     ("Salt Road", "Made by Ines Varga for the label Quayside Records, Salt Road is a record that came out on "
                   "3 March 1961. It mixes blues and ragtime. It was honoured with the Gold Disc Medal and the "
                   "Northern Sound Prize."),
@@ -108,6 +110,16 @@ def test_a_clause_on_the_entitys_stand_in_and_a_reported_clause_state_its_facts(
     assert night.get("releasedOn") == ["1958-06-03"]        # "Reports say that it came out on …"
     # a number counted by a noun that means no numeric property ("a six-week campaign") is none of them
     assert night.get("trackCount") == ["12"]
+
+
+def test_what_a_class_is_defined_as_names_it(tmp_path, embedder, readings):
+    # "The imprint recorded …": the class's comment defines it as "a label or imprint", so the page is about
+    # a record company, not a musician with three records
+    path = tmp_path / "records.ttl"
+    path.write_text(TTL, encoding="utf-8")
+    reader = PageReader(Vocab.from_schema(Schema.load(path)), embedder, titles=[t for t, _ in PAGES])
+    sounds = reader.read_all(PAGES)[[t for t, _ in PAGES].index("Harbour Sounds")]
+    assert sounds.cls == R + "Label" and "recorded" not in facts(sounds)
 
 
 @pytest.mark.parametrize(("written", "iso"), [
