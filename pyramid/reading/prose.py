@@ -152,7 +152,9 @@ class ProseReader:
         if listed is not None:
             # "X spans a; b; c": one list value from the first object to the end (the parser hangs the
             # items anywhere: objects, conjuncts of the verb, appositions of the subject)
-            context = " ".join(w.text for w in _path(listed[0], root) if w.pos_ in ("VERB", "AUX", "ADP")) or root.text
+            # the words from the verb to the list's first value (not to a word inside it: "self-directed")
+            head = next((t for t in listed if t.dep_ in ("dobj", "attr", "oprd", "pobj")), listed[0])
+            context = " ".join(w.text for w in _path(head, root) if w.pos_ in ("VERB", "AUX", "ADP")) or root.text
             if subjects and _said_through(subjects[0]):
                 context = f"{subjects[0].text} {context}"
             out.append(Segment(context, listed.text.strip(" ,."), "prose", sentence=n))
@@ -510,6 +512,13 @@ def _semicolon_list(sent, root):
     span = sent.doc[start:end]
     if ";" in span.text:
         return span
+    if first.dep_ != "pobj":
+        return None  # a list after a preposition ("published on a, b, c"): "holds the post of …" is no list
+    # up to a phrase the verb takes besides the list ("… on a, b, c at the Department of X")
+    end = next((t.i for t in span if t.i > first.i and t.dep_ == "prep" and t.head == root), end)
+    span = sent.doc[start:end]
+    while len(span) and span[-1].is_punct:
+        span = span[:-1]
     inside = {t.i for t in first.subtree}
     broken = any(t.i not in inside and t.head == root and t.dep_ in ("dobj", "npadvmod", "appos", "conj")
                  and t.pos_ in ("NOUN", "PROPN") for t in span)
