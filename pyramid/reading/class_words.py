@@ -17,6 +17,7 @@ from pyramid.reading.english import (
 from pyramid.reading.values import MAX_ITEM_WORDS
 from pyramid.vocab import Vocab, word_forms
 
+MAX_LABEL_WORDS = 3       # a field label naming its values' class is a noun phrase this short
 HEAD_AND_PREPOSITION = 2  # "School of": a name with a head word has more words than these two
 
 
@@ -45,6 +46,15 @@ class ClassWords:
             words -= _stems(split[-1])
         named = [c for c, sets in self.by_name.items() if any(ws <= words for ws in sets)]
         return max(named, key=lambda c: len(self.vocab.ancestors(c))) if named else None
+
+    def label_class(self, label: str, *, head: bool = False) -> str | None:
+        """The class a field's label names for the things under it ("Studio:", "Home department:"; with
+        `head`, a label that is a class name's last word alone, "Specialty:"). A label of more words is a
+        phrase about the page's entity ("What has the company produced?"), not a name of its values' kind."""
+        if len(label.split()) > MAX_LABEL_WORDS:
+            return None
+        return self.class_word(label) or (self.head_named(label, min_words=1) if head and len(label.split()) == 1
+                                          else None)
 
     def kind_said(self, complement: str) -> str | None:
         """The class a copula's complement says the entity is: its first conjunct's head word is the

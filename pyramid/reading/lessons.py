@@ -87,7 +87,7 @@ class CorpusLessons:
                     continue
                 items = list_items(seg.value) if is_list(seg.value) else [seg.value]
                 for item in items:
-                    by_label = self.words.class_word(seg.context) if seg.kind == "field" and \
+                    by_label = self.words.label_class(seg.context) if seg.kind == "field" and \
                         len(item.split()) <= MAX_ITEM_WORDS else None
                     kind = self.words.class_word(item) or by_label
                     if kind:
@@ -183,7 +183,7 @@ class CorpusLessons:
         label = f.context
         plain = label in fields and (self.meaning.confident(label) == f.prop or
                                      self.label_means.get(fold(label)) == f.prop or
-                                     f.value_class in (self.words.class_word(label), self.words.head_named(label, min_words=1)))
+                                     f.value_class == self.words.label_class(label, head=True))
         if not plain or not f.value_class or not key or key in self.known or key in self.words.titles:
             return False
         self.known[key] = f.value_class

@@ -193,8 +193,7 @@ class FactLinker:
         if seg.kind == "field" and len(value.split()) <= MAX_ITEM_WORDS:
             # by the label's own class word ("Faculty: Business"), not by a name the corpus once typed: a
             # stray value "Research" under "Unit:" must not make every item under "research:" a unit
-            by_label = self.words.class_word(seg.context) or (
-                self.words.head_named(seg.context, min_words=1) if len(seg.context.split()) == 1 else None)
+            by_label = self.words.label_class(seg.context, head=True)
             if by_label:
                 return by_label
         if key in self.words.titles or seg.mention:
