@@ -113,11 +113,9 @@ class ProseReader:
         return subject.pos_ == "NOUN" and (determined or owned) and \
             not any(t.pos_ == "PROPN" for t in span if t.i <= subject.i)
 
-    def _sentence(self, sent, title: str, n: int) -> list[Segment]:
-        """What a sentence about the page's entity states: every value its verb reaches (an object, a
-        preposition's object, a copula's complement, a number with its noun), with the words that lead
-        there. Values inside a clause with a subject of its own ("… that costs account for one third")
-        are about something else."""
+    def _clause(self, sent, title: str) -> tuple | None:
+        """The clause about the page's entity — its verb, its subjects, and the words the subjects take
+        up (no values of their own) —, or None when the sentence's subject is someone else."""
         root = _lead_verb(sent) or sent.root
         subjects = [t for t in root.children if t.dep_ in ("nsubj", "nsubjpass")]
         if subjects and not self._about_entity(subjects[0], title):
@@ -126,7 +124,7 @@ class ProseReader:
             reported = next((c for c in root.children if c.dep_ == "ccomp" and any(
                 k.dep_ in ("nsubj", "nsubjpass") and self._about_entity(k, title) for k in c.children)), None)
             if reported is None:
-                return self._entity_as_object(sent, subjects[0], title, n) + _counts_aside(sent, n)
+                return None
             root = reported
             subjects = [t for t in root.children if t.dep_ in ("nsubj", "nsubjpass")]
         taken = {t.i for s in subjects for t in s.subtree if t.i < root.i}
@@ -136,6 +134,19 @@ class ProseReader:
         # participle said of it ("The actor, born in 1943 in Canada, has …")
         taken -= {t.i for s in subjects if s.lower_ == "it" for a in s.children if a.dep_ == "appos" for t in a.subtree}
         taken -= {t.i for s in subjects for a in s.children if a.dep_ == "acl" and a.tag_ == "VBN" for t in a.subtree}
+        return root, subjects, taken
+
+    def _sentence(self, sent, title: str, n: int) -> list[Segment]:
+        """What a sentence about the page's entity states: every value its verb reaches (an object, a
+        preposition's object, a copula's complement, a number with its noun), with the words that lead
+        there. Values inside a clause with a subject of its own ("… that costs account for one third")
+        are about something else."""
+        found = self._clause(sent, title)
+        if found is None:
+            root = _lead_verb(sent) or sent.root
+            subject = next(t for t in root.children if t.dep_ in ("nsubj", "nsubjpass"))
+            return self._entity_as_object(sent, subject, title, n) + _counts_aside(sent, n)
+        root, subjects, taken = found
         # the entity's stand-in may be the subject, or the root of a sentence the parser lost ("It, who is a
         # physician, qualified …")
         holders = subjects + ([root] if root.lower_ == "it" else [])
@@ -148,17 +159,10 @@ class ProseReader:
                                    and not (span.start <= w.i < span.end))
                 out.append(Segment(context or root.text, span.text, "prose", sentence=n))
                 taken.update(t.i for t in span)
-        listed = _semicolon_list(sent, root)
+        listed = _list_segment(sent, root, subjects, n)
         if listed is not None:
-            # "X spans a; b; c": one list value from the first object to the end (the parser hangs the
-            # items anywhere: objects, conjuncts of the verb, appositions of the subject)
-            # the words from the verb to the list's first value (not to a word inside it: "self-directed")
-            head = next((t for t in listed if t.dep_ in ("dobj", "attr", "oprd", "pobj")), listed[0])
-            context = " ".join(w.text for w in _path(head, root) if w.pos_ in ("VERB", "AUX", "ADP")) or root.text
-            if subjects and _said_through(subjects[0]):
-                context = f"{subjects[0].text} {context}"
-            out.append(Segment(context, listed.text.strip(" ,."), "prose", sentence=n))
-            taken.update(t.i for t in listed)
+            out.append(listed[0])
+            taken.update(listed[1])
         # a name the parser hangs from its last word ("by the Department of X and Y Engineering": "Department"
         # a modifier of "Engineering") is the value of that word: the objects inside it are no values of their own
         inner = {t.i for e in sent.ents if e.label_ in _ENTITY_LABELS and e.root.dep_ in _VALUE_DEPS
@@ -494,6 +498,20 @@ def _lead_verb(sent):
         return None
     return next((t for t in sent if t.i < semis[0] and t.pos_ in ("VERB", "AUX")
                  and any(c.dep_ in ("nsubj", "nsubjpass") for c in t.children)), None)
+
+
+def _list_segment(sent, root, subjects: list, n: int) -> tuple[Segment, set[int]] | None:
+    """"X spans a; b; c": one list value from the first object to the end (the parser hangs the items
+    anywhere: objects, conjuncts of the verb, appositions of the subject), and the words it takes up."""
+    listed = _semicolon_list(sent, root)
+    if listed is None:
+        return None
+    # the words from the verb to the list's first value (not to a word inside it: "self-directed")
+    head = next((t for t in listed if t.dep_ in ("dobj", "attr", "oprd", "pobj")), listed[0])
+    context = " ".join(w.text for w in _path(head, root) if w.pos_ in ("VERB", "AUX", "ADP")) or root.text
+    if subjects and _said_through(subjects[0]):
+        context = f"{subjects[0].text} {context}"
+    return Segment(context, listed.text.strip(" ,."), "prose", sentence=n), {t.i for t in listed}
 
 
 def _semicolon_list(sent, root):
