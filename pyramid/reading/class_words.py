@@ -50,9 +50,10 @@ class ClassWords:
     def label_class(self, label: str, *, head: bool = False) -> str | None:
         """The class a field's label names for the things under it ("Studio:", "Home department:"; with
         `head`, a label that is a class name's last word alone, "Specialty:"). A label of more words is a
-        phrase about the page's entity ("What has the company produced?"), not a name of its values' kind."""
-        if len(label.split()) > MAX_LABEL_WORDS:
-            return None
+        phrase about the page's entity ("What has the company produced?"), not a name of its values' kind; nor
+        is a role held in a thing of the class ("Head of unit:")."""
+        if len(label.split()) > MAX_LABEL_WORDS or relational(label, self.class_word):
+            return None  # "Head of unit:" is someone holding a role in one, not a unit
         return self.class_word(label) or (self.head_named(label, min_words=1) if head and len(label.split()) == 1
                                           else None)
 
