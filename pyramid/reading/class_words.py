@@ -17,6 +17,7 @@ from pyramid.reading.english import (
 from pyramid.reading.values import MAX_ITEM_WORDS
 from pyramid.vocab import Vocab, word_forms
 
+_ASKING = frozenset({"which", "what", "whose"})  # a wh-word that takes a noun: "which department"
 MAX_LABEL_WORDS = 3       # a field label naming its values' class is a noun phrase this short
 HEAD_AND_PREPOSITION = 2  # "School of": a name with a head word has more words than these two
 
@@ -52,7 +53,13 @@ class ClassWords:
         `head`, a label that is a class name's last word alone, "Specialty:"). A label of more words is a
         phrase about the page's entity ("What has the company produced?"), not a name of its values' kind; nor
         is a role held in a thing of the class ("Head of unit:")."""
-        if len(label.split()) > MAX_LABEL_WORDS or relational(label, self.class_word):
+        words = label.rstrip("?").split()
+        asks = next((i for i, w in enumerate(words[:2]) if w.lower() in _ASKING), None)
+        if asks is not None:
+            # a question asks for a thing of the class its wh-word takes ("In which department …?"), not
+            # for one its clause talks about ("What has the company produced?")
+            return self.class_word(" ".join(words[asks + 1:asks + 3]))
+        if len(words) > MAX_LABEL_WORDS or relational(label, self.class_word):
             return None  # "Head of unit:" is someone holding a role in one, not a unit
         return self.class_word(label) or (self.head_named(label, min_words=1) if head and len(label.split()) == 1
                                           else None)
