@@ -145,16 +145,17 @@ def drop_contradicted(vocab: Vocab, readings: list[PageReading]) -> list[PageRea
     page, where F's page names its directors (the property's declared inverse), X not among them, and
     names X in another role (its cast). The page about F says it plainly; X's page said it in passing."""
     by_name = {name_key(r.entity): r for r in readings}
+
+    def contradicted(me: str, f: ReadFact) -> bool:
+        other = by_name.get(name_key(f.value)) if f.is_object and f.prop in vocab.inverses else None
+        if other is None or name_key(other.entity) == me:
+            return False
+        links = [(g.prop, name_key(g.value)) for g in other.facts if g.is_object]
+        said = {v for p, v in links if p in vocab.inverses[f.prop]}
+        return bool(said) and me not in said and me in {v for _, v in links}
+
     out = []
     for r in readings:
-        me = name_key(r.entity)
-        kept = []
-        for f in r.facts:
-            other = by_name.get(name_key(f.value)) if f.is_object and vocab.inverses.get(f.prop) else None
-            if other is not None and other is not r:
-                said = {name_key(g.value) for g in other.facts if g.is_object and g.prop in vocab.inverses[f.prop]}
-                if said and me not in said and me in {name_key(g.value) for g in other.facts if g.is_object}:
-                    continue
-            kept.append(f)
+        kept = [f for f in r.facts if not contradicted(name_key(r.entity), f)]
         out.append(r if len(kept) == len(r.facts) else replace(r, facts=kept))
     return out

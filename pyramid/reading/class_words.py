@@ -4,6 +4,7 @@ word a name of the form "School of …" starts with, and the shapes a class's na
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 
 from pyramid.normalise import codes_in, fold, name_key
@@ -61,8 +62,7 @@ class ClassWords:
             return self.class_word(" ".join(words[asks + 1:asks + 3]))
         if len(words) > MAX_LABEL_WORDS or relational(label, self.class_word):
             return None  # "Head of unit:" is someone holding a role in one, not a unit
-        return self.class_word(label) or (self.head_named(label, min_words=1) if head and len(label.split()) == 1
-                                          else None)
+        return self.class_word(label) or (self.head_named(label, min_words=1) if head and len(words) == 1 else None)
 
     def kind_said(self, complement: str) -> str | None:
         """The class a copula's complement says the entity is: its first conjunct's head word is the
@@ -144,10 +144,7 @@ def genus_names(vocab: Vocab) -> dict[str, list[str]]:
         chunks = [ch for ch in doc.noun_chunks if ch.root.i in joined]
         found[c.iri] = [doc[ch.start + (ch[0].pos_ == "DET"):ch.end].text for ch in chunks]
     taken = {frozenset(_stems(n)) for c in vocab.classes for n in c.names}
-    counts: dict[frozenset, int] = {}
-    for names in found.values():
-        for n in names:
-            counts[frozenset(_stems(n))] = counts.get(frozenset(_stems(n)), 0) + 1
+    counts = Counter(frozenset(_stems(n)) for names in found.values() for n in names)
     out = {}
     for cls, names in found.items():
         above = [_stems(n) for a in vocab.ancestors(cls) for n in found.get(a, [])]

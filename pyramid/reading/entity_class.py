@@ -84,8 +84,8 @@ class EntityClassifier:
         if rivals:
             # … unless the facts fit sibling classes alike (a director's or an actor's page with a birth
             # year and a birthplace only): the class they share is what the page says, not a guess
-            shared = [c for c in top if all(self.vocab.compatible(c, r) and c not in (deepest, r)
-                                            for r in rivals) and c in self.vocab.ancestors(deepest)]
+            shared = [c for c in top if c in self.vocab.ancestors(deepest)
+                      and all(self.vocab.compatible(c, r) for r in rivals)]
             if shared:
                 return max(shared, key=lambda c: len(self.vocab.ancestors(c)))
         return deepest

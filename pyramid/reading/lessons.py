@@ -268,11 +268,9 @@ class CorpusLessons:
                 # one name; a second thing is named in full ("… Centre and Department of …")
                 if self.class_named(left) and self.word_of(right):
                     return [left, *self.things(right)]
-                first = name_key(without_article(right).split(" and ")[0])
-                if name_key(left) in self.titled and first in self.titled:
-                    return [left, *self.things(right)]  # two pages' titles, each whole ("X and the Y")
-                if self._known_pair(left, without_article(right).split(" and ")[0]):
-                    return [left, *self.things(right)]
+                nxt = without_article(right).split(" and ")[0]
+                if (name_key(left) in self.titled and name_key(nxt) in self.titled) or self._known_pair(left, nxt):
+                    return [left, *self.things(right)]  # two pages' titles or two known names ("X and the Y")
         return [value]
 
     def _known_pair(self, left: str, right: str) -> bool:
