@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-DOMAINS = ("hospital", "films")
+DOMAINS = ("hospital", "films", "city")
 
 
 @dataclass
