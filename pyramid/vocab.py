@@ -211,10 +211,16 @@ class Vocab:
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
+# English plurals not made with -s: the singular each stands for ("people" are persons)
+IRREGULAR_PLURALS = {"people": "person", "men": "man", "women": "woman", "children": "child"}
+
+
 def word_forms(word: str) -> set[str]:
     """A word and its possible singulars: 'courses' → {courses, course}; 'boxes' → {boxes, boxe, box};
-    'faculties' → faculty."""
+    'faculties' → faculty; 'people' → person."""
     out = {word}
+    if word in IRREGULAR_PLURALS:
+        out.add(IRREGULAR_PLURALS[word])
     if word.endswith("ies") and len(word) > 4:
         out.add(word[:-3] + "y")
     if word.endswith("es") and len(word) > 3 and word[:-2].endswith(("ss", "x", "z", "ch", "sh", "o")):
@@ -224,6 +230,12 @@ def word_forms(word: str) -> set[str]:
     if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
         out.add(word[:-1])
     return out
+
+
+def singular(word: str) -> str:
+    """One form of a word for comparing names: its singular where English has one ('courses' → course,
+    'people' → person), else the word."""
+    return IRREGULAR_PLURALS.get(word) or min(word_forms(word), key=len)
 
 
 def name_match(text: str, cls: Term, aliases: set[str] = frozenset()) -> tuple[int, int, str] | None:  # type: ignore[assignment]

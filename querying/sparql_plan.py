@@ -27,6 +27,7 @@ Op = Literal["eq", "contains", "lt", "le", "gt", "ge", "ne"]
 OPS: tuple[str, ...] = ("eq", "contains", "lt", "le", "gt", "ge", "ne")
 _COMPARE = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "ne": "!=", "eq": "="}
 RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
+RDFS_SUBCLASS = "http://www.w3.org/2000/01/rdf-schema#subClassOf"
 XSD_DOUBLE = "http://www.w3.org/2001/XMLSchema#double"
 MAX_PATH, MAX_VALUES, MAX_CANDIDATES = 3, 50, 200
 # What an IRI may contain when written between <…> (RFC 3987's exclusions for IRIREF in SPARQL).
@@ -43,6 +44,13 @@ class Constraint(BaseModel):
     op: Op = "eq"
     values: list[str] = Field(min_length=1, max_length=MAX_VALUES,
                               description="IRIs (op eq on an object property path) or literal values")
+
+
+class Comparison(BaseModel):
+    """Two values of each answer compared with each other ("longer than they are wide": length > width)."""
+    left: str = Field(description="a datatype property of the answers (short name)")
+    op: Literal["lt", "le", "gt", "ge"]
+    right: str = Field(description="another datatype property of the answers, of the same kind (short name)")
 
 
 class Rank(BaseModel):
@@ -85,6 +93,10 @@ class QueryPlan(BaseModel):
                                            "at the end of a path that leads back to it)")
     absent: list[list[Step]] = Field(default_factory=list, max_length=3,
                                      description="paths the answers must not have (\"no head\", \"without a price\")")
+    compare: list[Comparison] = Field(default_factory=list, max_length=2,
+                                      description="two values of each answer compared (\"longer than wide\")")
+    kinds: bool = Field(False, description="answer with the most specific classes the candidates are filed "
+                                           "under (\"what kind of place is X\")")
     order: Order | None = None
     aggregate: Aggregate | None = Field(None, description="one value of the first returned property over "
                                                           "every answer, instead of the answers")
@@ -93,7 +105,8 @@ class QueryPlan(BaseModel):
         """Every property the plan uses: along its constraints and its ranking, and what it returns."""
         paths = [*(c.path for c in self.constraints), *([self.rank.path] if self.rank else []), *self.absent]
         ordered = {self.order.property} if self.order else set()
-        return {st.property for path in paths for st in path} | set(self.returns) | ordered
+        compared = {name for c in self.compare for name in (c.left, c.right)}
+        return {st.property for path in paths for st in path} | set(self.returns) | ordered | compared
 
 
 class PlanError(InputError):
@@ -160,12 +173,22 @@ def check_plan(plan: QueryPlan, vocab: Vocab) -> list[str]:
                 problems.append(f"absent: datatype property {p.name!r} can only end its path, forwards")
         if not path or len(path) > MAX_PATH:
             problems.append(f"absent: a path of 1 to {MAX_PATH} steps, not {len(path)}")
+    for c in plan.compare:
+        for name in (c.left, c.right):
+            p = vocab.get(name)
+            if p is None or p.kind != "datatype":
+                problems.append(unknown("datatype property", name, "datatype"))
+        if c.left == c.right:
+            problems.append(f"compare: {c.left!r} with itself")
     if plan.order is not None:
         p = vocab.get(plan.order.property)
         if p is None or p.kind != "datatype":
             problems.append(unknown("datatype property", plan.order.property, "datatype"))
         if plan.count or plan.rank is not None or plan.aggregate:
             problems.append("a plan orders by a value, or counts, ranks or aggregates: one of them")
+    if plan.kinds and (not plan.candidates or plan.count or plan.rank is not None or plan.order is not None
+                       or plan.aggregate or plan.returns):
+        problems.append("a plan for the kinds of things names the things (candidates) and nothing else to do")
     if plan.aggregate and (len(plan.returns) != 1 or plan.count or plan.rank is not None):
         problems.append("an aggregate takes exactly one returned property, and no count or rank")
     problems += [f"candidate is not an IRI: {v!r}" for v in plan.candidates if not _IRI.match(v)]
@@ -207,6 +230,8 @@ def compile_plan(plan: QueryPlan, vocab: Vocab, *, limit: int | None = None) -> 
     problems = check_plan(plan, vocab)
     if problems:
         raise PlanError("; ".join(problems), field="plan")
+    if plan.kinds:
+        return _kinds(plan, vocab)
     lines = [f"?x a {_node(plan.target, vocab)} ."]
     if plan.candidates:
         lines.append("VALUES ?x { " + " ".join(f"<{v}>" for v in dict.fromkeys(plan.candidates)) + " }")
@@ -226,6 +251,10 @@ def compile_plan(plan: QueryPlan, vocab: Vocab, *, limit: int | None = None) -> 
             walk.append(f"{nxt} {p} {here} ." if step.inverse else f"{here} {p} {nxt} .")
             here = nxt
         lines.append(f"FILTER NOT EXISTS {{ {' '.join(walk)} }}")
+    for i, c in enumerate(plan.compare):
+        left, right = f"?m{i}_l", f"?m{i}_r"
+        lines += [f"?x {_node(c.left, vocab)} {left} .", f"?x {_node(c.right, vocab)} {right} .",
+                  f"FILTER({_sortable(left)} {_COMPARE[c.op]} {_sortable(right)})"]
     if plan.exclude:
         lines.append(f"FILTER(?x NOT IN ({', '.join(f'<{v}>' for v in dict.fromkeys(plan.exclude))}))")
     returns = [f"?r{i}" for i in range(len(plan.returns))]
@@ -261,6 +290,15 @@ def compile_plan(plan: QueryPlan, vocab: Vocab, *, limit: int | None = None) -> 
     head = " ".join(["?x", "?x_label", *returns])
     tail = f"\nLIMIT {int(limit)}" if limit else ""
     return f"SELECT DISTINCT {head} WHERE {{\n  {body}\n  {lines_label}\n}}{tail}"
+
+
+def _kinds(plan: QueryPlan, vocab: Vocab) -> str:
+    """The classes of the schema each candidate is filed under, none of them above another of them."""
+    things = " ".join(f"<{v}>" for v in dict.fromkeys(plan.candidates))
+    classes = " ".join(f"<{c.iri}>" for c in vocab.classes)
+    return (f"SELECT DISTINCT ?x ?x_label ?r0 WHERE {{\n  VALUES ?x {{ {things} }}\n  VALUES ?k {{ {classes} }}\n"
+            f"  ?x a ?k .\n  FILTER NOT EXISTS {{ ?x a ?k2 . ?k2 <{RDFS_SUBCLASS}>+ ?k . FILTER(?k2 != ?k) }}\n"
+            f"  OPTIONAL {{ ?k <{RDFS_LABEL}> ?r0 }}\n  OPTIONAL {{ ?x <{RDFS_LABEL}> ?x_label }}\n}}")
 
 
 def _ranked_total(rank: Rank, lines: list[str], label: str, here: str, order: str, tail: str) -> str:

@@ -233,6 +233,7 @@ class LabelIndex:
         atomic_write_json(path, {"fingerprint": self.fingerprint, "format": FORMAT,
                                  "entries": [asdict(e) for e in self.entries],
                                  "keys": {t: dict(k) for t, k in self._keys.items()},
+                                 "parts": {p: dict(k) for p, k in self._parts.items()},
                                  "cjk": [sorted(c) for c in self._cjk]})
 
     @classmethod
@@ -252,6 +253,8 @@ class LabelIndex:
             index._classes.setdefault(e.iri, e.classes)
         for tier, keys in data["keys"].items():
             index._keys[tier] = defaultdict(list, keys)  # type: ignore[index]
+        for part, keys in data["parts"].items():  # "Dr Nowak", "Maria from Finance" in a new process too
+            index._parts[part] = defaultdict(list, keys)
         index._cjk = [frozenset(c) for c in data["cjk"]]
         index._bags, index._foldeds = list(index._keys["bag"]), list(index._keys["folded"])
         return index
@@ -450,7 +453,7 @@ def _ends_on_label(words: Sequence[str], link: LabelLink) -> bool:
 EDGE_WORD = 75  # rapidfuzz ratio: "zhangg" / "zhang" 91, "job" / "cheng" 25
 
 
-FORMAT = 4  # of the saved index: a file written by an older rule is rebuilt
+FORMAT = 5  # of the saved index: a file written by an older rule is rebuilt (5: with the name parts)
 # Types of schema terms (owl:Class, rdf:Property, owl:Ontology …): IRIs typed only so are not instances
 _META = ("http://www.w3.org/2002/07/owl#", "http://www.w3.org/2000/01/rdf-schema#",
          "http://www.w3.org/1999/02/22-rdf-syntax-ns#")

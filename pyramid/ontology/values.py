@@ -52,9 +52,12 @@ class ValueIndex:
     written: dict[str, list[str]] = field(default_factory=dict)       # folded value → the values as stored
 
     def __post_init__(self) -> None:
-        # word → folded values holding it, for spans that occur inside values
+        # word → folded values holding it, for spans that occur inside values; not an e-mail or web
+        # address, whose parts are someone's names ("Who reports to Adaeze?" names no address)
         self._by_word: dict[str, set[str]] = defaultdict(set)
         for key in self.values:
+            if any(_ADDRESS.search(w) for w in self.written.get(key, ())):
+                continue
             for w in key.split():
                 if w not in STOPWORDS:
                     self._by_word[w].add(key)
@@ -151,6 +154,9 @@ class ValueIndex:
                 for prop, n in self.values[key].items():
                     out[prop] = out.get(prop, 0) + n
         return out
+
+
+_ADDRESS = re.compile(r"@|^www\.", re.IGNORECASE)
 
 
 def _edges_stripped(key: str) -> str:

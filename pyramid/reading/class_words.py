@@ -16,7 +16,7 @@ from pyramid.reading.english import (
     NAME_HEAD_PREPOSITIONS,
 )
 from pyramid.reading.values import MAX_ITEM_WORDS
-from pyramid.vocab import Vocab, word_forms
+from pyramid.vocab import Vocab, singular, word_forms
 
 _ASKING = frozenset({"which", "what", "whose"})  # a wh-word that takes a noun: "which department"
 MAX_LABEL_WORDS = 3       # a field label naming its values' class is a noun phrase this short
@@ -72,7 +72,7 @@ class ClassWords:
         if not first or relational(" ".join(first), self.class_word):  # "head of department": a role in one
             return None
         cls = self.class_word(" ".join(first))
-        return cls if cls and min(word_forms(first[-1]), key=len) in self.by_class[cls] else None
+        return cls if cls and singular(first[-1]) in self.by_class[cls] else None
 
     def head_named(self, title: str, *, min_words: int = 2) -> str | None:
         """The class whose name's head word is the title's last word ("Golden Heron Prize" → the class
@@ -82,7 +82,7 @@ class ClassWords:
         words = fold(title).split()
         if len(words) < min_words:
             return None
-        last = min(word_forms(words[-1]), key=len)
+        last = singular(words[-1])
         heads = [c.iri for c in self.vocab.classes
                  if any(min(word_forms(fold(alt).split()[-1]), key=len) == last for alt in c.alternatives if fold(alt))]
         return min(heads, key=lambda c: len(self.vocab.ancestors(c))) if heads else None
@@ -116,7 +116,7 @@ class ClassWords:
     def only_class_words(self, text: str) -> bool:
         """The text names a class and holds nothing but classes' words ("Department", "Faculty")."""
         return bool(self.class_word(text)) and \
-            {min(word_forms(w), key=len) for w in fold(text).split()} <= set().union(*self.by_class.values())
+            {singular(w) for w in fold(text).split()} <= set().union(*self.by_class.values())
 
     def names_thing(self, text: str) -> bool:
         """The words name a thing of the schema's classes: a class word in them, or another page's title."""
@@ -156,13 +156,13 @@ def genus_names(vocab: Vocab) -> dict[str, list[str]]:
 
 
 def _stems(text: str) -> set[str]:
-    return {min(word_forms(w), key=len) for w in fold(text).split()}
+    return {singular(w) for w in fold(text).split()}
 
 
 def _plural(word: str) -> bool:
     folded = fold(word)
     return folded.endswith("s") and not folded.endswith("ss") and folded not in INVARIANT_NOUNS and \
-        min(word_forms(folded), key=len) != folded
+        singular(folded) != folded
 
 
 def head_word(name: str) -> str:

@@ -14,21 +14,26 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
 
 from pyramid.corpus import Document
 from pyramid.embeddings import Embedder
+from pyramid.normalise import codes_in
 from pyramid.progress import NullProgress, Progress
+from pyramid.reading.english import FUNCTION_WORDS, NAME_JOINERS, PERSON_CUES, VERBS
 from pyramid.reading.page import Page, PageReading, Segment
 from pyramid.reading.page_reader import PageReader
 from pyramid.sqlite import DisposableSQLite
 from pyramid.vocab import Vocab
 from pyramid.workspace import Workspace
 
-SEGMENT_VERSION = "17"   # bump when PageReader.segment reads a page differently
+SEGMENT_VERSION = "18"   # bump when PageReader.segment reads a page differently
 COMMIT_EVERY = 50       # pages parsed between two commits of the cache (what a stop can lose)
 MAX_TITLE_WORDS = 12    # a first line this short names the page when it has no title
+MIN_TITLE_MENTIONS = 1  # a name in a headline is the page's when the page says it again (the title said it once)
+_TITLE_SEPARATORS = frozenset(":|–—")  # "The Lantern: your questions answered"
 CACHE = "reading/segments.sqlite"
 _CREATE = "CREATE TABLE IF NOT EXISTS segments (doc_id TEXT PRIMARY KEY, key TEXT NOT NULL, page TEXT NOT NULL)"
 
@@ -36,12 +41,53 @@ ReadingsProvider = Callable[[], dict[str, PageReading]]
 
 
 def title_of(doc: Document) -> str:
-    """What the page is about: its title, else a short first line, else its id."""
+    """What the page is about: the name its title carries (`name_in_title`), else a short first line,
+    else its id."""
     title = str(doc.metadata.get("title") or "").strip()
     if title:
-        return title
+        return name_in_title(title, doc.text)
     first = next((ln.strip() for ln in doc.text.splitlines() if ln.strip()), "")
-    return first if 0 < len(first.split()) <= MAX_TITLE_WORDS else doc.id
+    return name_in_title(first, doc.text) if 0 < len(first.split()) <= MAX_TITLE_WORDS else doc.id
+
+
+def name_in_title(title: str, text: str) -> str:
+    """The name a title carries. A title that is a name ("Prof. Alice Chen", "Department of Physics")
+    is itself; one written as a phrase or a headline ("Plan your visit to Brindle Arena", "The Lantern:
+    your questions answered", "Date set for the Harvest Fair") carries the name the page says again:
+    the longest run of capitalised words in it the text says again. A title's first word
+    alone is no such run (sentence case capitalises it), and a title with none stays as it is, as does
+    one with a code in it (it names what the code names: "AAE1001 Introduction to …") or a person's
+    title first ("Dr CHU Kai fung")."""
+    first = title.split(maxsplit=1)[0].lower().rstrip(".") if title.split() else ""
+    if codes_in(title) or first in PERSON_CUES or "://" in title:
+        return title  # a code's page, a person's name after a title (lower-case particles and all), a link
+    body = text.strip()
+    body = body[len(title):] if body.startswith(title) else body  # a page that opens with its title
+    words = re.findall(r"[^\W_][\w'’.&-]*|[:|–—]", title)
+    phrase = title not in body or any(w in _TITLE_SEPARATORS or (w.islower() and w not in FUNCTION_WORDS | NAME_JOINERS)
+                                      for w in words)
+    if not phrase:
+        return title
+    if not any(w in _TITLE_SEPARATORS or w.islower() for w in words):
+        # a title-cased call to the reader ("Visit Northgate Common") names what follows its verb
+        rest = title.split(maxsplit=1)
+        if len(rest) == 2 and rest[0].lower() in VERBS and title not in body and \
+                body.count(rest[1]) >= MIN_TITLE_MENTIONS:
+            return rest[1]
+    runs, run = [], []
+    for i, w in enumerate(words + [":"]):
+        if w[:1].isupper() or w[:1].isdigit() and run or (run and w in NAME_JOINERS):
+            run.append((i, w))
+            continue
+        while run and run[-1][1] in NAME_JOINERS:  # "Summer Fair of" ends at its last capitalised word
+            run.pop()
+        # the first word alone is capitalised by sentence case, unless a separator sets it off ("Northgate:")
+        if run and not (len(run) == 1 and run[0][0] == 0 and w not in _TITLE_SEPARATORS):
+            runs.append(" ".join(w for _, w in run))
+        run = []
+    # the longest the page says again; an honorific alone ("(Prof.)") names nobody
+    said = [(len(r), r) for r in runs if body.count(r) >= MIN_TITLE_MENTIONS and r.lower().rstrip(".") not in PERSON_CUES]
+    return max(said, default=(0, title))[1]
 
 
 def _key(doc: Document, title: str) -> str:

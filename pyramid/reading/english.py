@@ -75,7 +75,7 @@ _VERBS = """accept acquire add admit announce appear apply appoint argue arrive 
 belong build buy call captain carry cause celebrate chair change claim close coach coauthor collaborate
 combine commemorate compete complete comprise conduct connect consider consist construct contain
 continue coordinate cover create defeat defend design develop direct discover draft earn edit employ
-enable establish evaluate examine expand explain feed fight find finish focus follow fund gain give
+enable establish evaluate examine expand explain explore feed fight find finish focus follow fund gain give
 graduate grow hold host include introduce invent join keep know launch lead learn leave lie live locate
 look lose make manage marry meet move obtain occupy offer open operate organise organize own participate
 perform play precede produce provide publish reach read receive recognise recognize release remain

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 
 from pyramid.reading.english import AUXILIARIES, STOPWORDS
-from pyramid.vocab import Vocab
+from pyramid.vocab import Term, Vocab
+from querying.planning.cues import ASKS_WHO
 from querying.planning.names import SchemaNames, property_words
 from querying.planning.paths import clause
 from querying.planning.records import Anchor, QuestionReading
@@ -26,11 +27,21 @@ ABSENT = re.compile(r"\b(?:nobody|no\s+one|nothing|none|without|never|no|lacks?|
                     r"(?!\s+(?:more|less|later|earlier|longer|fewer|other|sooner)\b)", re.IGNORECASE)
 
 
+MIN_ROLE_NOUN = 5  # an agent noun this long at least ("leader", "tutor"); "her", "per", "for" are none
+
+
 def _stem(word: str) -> str:
     """A verb without its inflection, to tell one verb's forms ("reporting", "reports", "headed"; the
     participles in -en and doubled consonants: "taken", "written", "running")."""
     bare = re.sub(r"(?:ing|ed|en|es|s|e)$", "", word)
     return bare[:-1] if len(bare) > 2 and bare[-1] == bare[-2] and bare[-1] not in "aeiou" else bare
+
+
+def _role_nouns(p: Term) -> set[str]:
+    """The verbs whose doer a relation names as its object, by the agent nouns (-er, -or) in its names
+    and comment ("has supervisor", "The employee's line manager."), each as `_stem` leaves the verb."""
+    words = re.findall(r"[^\W\d_]+", " ".join([*p.names, p.comment or ""]).lower())
+    return {w[:-2] for w in words if len(w) >= MIN_ROLE_NOUN and w.endswith(("er", "or"))}
 
 
 class AbsenceReadings:
@@ -47,6 +58,10 @@ class AbsenceReadings:
         if not ABSENT.search(text):
             return []
         target = self.names.asked_class(question, anchors)
+        if target is None and ASKS_WHO.search(question):
+            # "Who supervises nobody?": someone of the class the schema's people are
+            self.names.name_people()
+            target = self.names.person_class()
         if target is None:
             return []
         words = self.names.class_words[target]
@@ -84,10 +99,15 @@ class AbsenceReadings:
         own = [w for w in re.findall(r"[^\W\d_]+", p.words.lower()) if w not in STOPWORDS | AUXILIARIES]
         if not own:
             return None
+        roles = _role_nouns(p)
         for m in re.finditer(r"[^\W\d_]+", text):
-            if _stem(m.group().lower()) == _stem(own[0]):
+            stem = _stem(m.group().lower())
+            # a verb whose doer the relation names by role ("supervises" where an employee has a line
+            # *supervisor*) says its object does it: read as the passive "is supervised by"
+            passive = p.words.endswith(" by") if stem == _stem(own[0]) else True if stem in roles else None
+            if passive is not None:
                 # the question's own passive ("taken by nobody") turns the order round as well
-                return ((neg.end() > m.start()) != p.words.endswith(" by")) != passive_at(text, m.end())
+                return ((neg.end() > m.start()) != passive) != passive_at(text, m.end())
         return None
 
     def _lacks(self, target: str, text: str) -> list[tuple[Step, str, tuple[str, ...]]]:

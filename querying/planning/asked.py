@@ -27,6 +27,7 @@ from querying.planning.wording import (
     words_outside,
 )
 
+MAX_APPOSITIVE = 3            # words before a named thing that may say what it is ("the librarian Ms")
 NAMED_RELATION_WORDS = 2      # content words a property's name needs for a question to name it by them alone
 Check = Callable[[PlanDraft, str, list[Anchor], list[QuestionReading]], "list[QuestionReading] | None"]
 
@@ -125,10 +126,26 @@ class AskedKeeper:
         """Is a class one the question names as what it talks about — named, and not the class it asks
         for ("Who is the head librarian of …", "Where is X taught — which department …")?"""
         words, asked = words_outside(question, anchors), self.names.asked_class(question, anchors)
+        described = self._in_apposition(question, anchors)
 
         def talked_about(cls: str | None) -> bool:
-            return bool(cls) and self.names.names(cls, words) and not (asked and self.vocab.compatible(cls, asked))
+            return bool(cls) and self.names.names(cls, words) and not (asked and self.vocab.compatible(cls, asked)) \
+                and cls not in described
         return talked_about
+
+    def _in_apposition(self, question: str, anchors: list[Anchor]) -> set[str]:
+        """The classes named right before a named thing of theirs ("the *librarian* Ms Okafor"): the
+        noun says what the thing is, it names no other thing the question talks about."""
+        out = set()
+        for a in anchors:
+            for start, _ in a.spans:
+                before = re.findall(r"[^\W\d_]+", question[:start])[-MAX_APPOSITIVE:]
+                for k in range(1, len(before) + 1):
+                    cls = self.names.class_named_by(" ".join(before[-k:]))
+                    if cls is not None and any(self.vocab.compatible(cls, c) for c in a.classes) and \
+                            self.names.names(cls, set(forms(" ".join(before[-k:])))):
+                        out.add(cls)
+        return out
 
     def _likeliest(self, readings: list[QuestionReading], probe: str) -> list[QuestionReading]:
         """The value readings, and the readings whose answer class reads as `probe` nearly as much as the

@@ -96,7 +96,8 @@ def comparison_op(words: str) -> str:
 # a value derived from others (a difference, a ratio, a share, "how much heavier … than"): no plan says
 # one, so the layer passes the question down rather than answer one of the values it is made from
 DERIVED = re.compile(r"\b(difference|ratio|percentage|percent|proportion|fraction)\b|\b(?:what|the)\s+(share)\s+of\b"
-                     r"|\bhow\s+much\s+(more|less|[^\W\d_]+er)\b|\bby\s+how\s+(much|many)\b", re.IGNORECASE)
+                     r"|\bhow\s+much\s+(more|less|[^\W\d_]+er)\b|\bhow\s+many\s+(more|fewer|less)\b|\bby\s+how\s+(much|many)\b",
+                     re.IGNORECASE)
 
 
 # one value over many: "the average price", "the total weight", "what do they cost together" (the
@@ -126,6 +127,10 @@ GROUPED = re.compile(r"\b(?:each|every|per)\s+(?P<group>[^\W\d_]+)", re.IGNORECA
 # what stands between two coordinated names ("A and B", "A, B", "A or B"): they share one relation
 COORDINATED = re.compile(r"(?:,\s*)?(?:and|or|nor|as\s+well\s+as|and\s+also)|,|&", re.IGNORECASE)
 LISTED = re.compile(r"\w\s*,\s*\w|\w\s+and\s+\w", re.IGNORECASE)
+# several values asked for by one plural or collective noun: "all the contact details of X", "every
+# dimension of Y", "what are the contact details of X"
+GROUP_ASKED = re.compile(r"\b(?:(?:all|every|each)\s+(?:of\s+)?|what\s+are\s+)(?:the\s+|his\s+|her\s+|their\s+|its\s+)?"
+                         r"(?P<noun>(?:[^\W\d_]+\s+)??[^\W\d_]+)\s+(?:of|for|on)\b", re.IGNORECASE)
 
 
 def comparison(cue: re.Match) -> tuple[str, float]:

@@ -46,15 +46,16 @@ class ReadingEnumerator:
 
     def enumerate(self, anchors: list[Anchor], uses: Uses | None = None,
                   named: frozenset[str] = frozenset(), either: frozenset[tuple[int, int]] = frozenset(),
-                  polar: bool = False) -> list[QuestionReading]:
+                  polar: bool = False, words: frozenset[str] = frozenset()) -> list[QuestionReading]:
         """Every anchor's readings, in the anchors' order, then those that keep two anchors. `named`:
         the classes the question names, whose things' attributes one step from an anchor are read too;
         `either`: the pairs of anchors joined by "or" ("in Belgium or the Netherlands"), read as one
-        choice along one path, not as two conditions; `polar`: a yes/no question (see _readings_of)."""
+        choice along one path, not as two conditions; `polar`: a yes/no question (see _readings_of);
+        `words`: the question's words outside what it names (one form each)."""
         things = [a for a in anchors if not a.is_value]
         singles: list[list[QuestionReading]] = [
             self._readings_of(a, uses, named, frozenset(c for b in things if b is not a and not overlap(a, b)
-                                                        for c in b.classes) if polar else frozenset())
+                                                        for c in b.classes) if polar else frozenset(), words)
             for a in anchors]
         out = [r for rs in singles for r in rs]
         # two anchors: the readings of one class that keep both (one path each)
@@ -75,10 +76,13 @@ class ReadingEnumerator:
         return out
 
     def _readings_of(self, a: Anchor, uses: Uses | None, named: frozenset[str] = frozenset(),
-                     related: frozenset[str] = frozenset()) -> list[QuestionReading]:
+                     related: frozenset[str] = frozenset(), words: frozenset[str] = frozenset()
+                     ) -> list[QuestionReading]:
         """One anchor's readings: the classes its paths reach (or that hold a value), then its attributes.
         `related`: the classes of the other things a yes/no question names ("Does A mentor B?"), for which
-        a step the schema allows and the data never takes from A is read too: its nothing is the "no"."""
+        a step the schema allows and the data never takes from A is read too: its nothing is the "no".
+        So is one of a relation between things of one kind whose verb the question says ("Who does X
+        report to?" of someone who reports to nobody): nothing is the answer, not the other end's."""
         if a.is_value:
             return self._holders(a)
         out: list[QuestionReading] = []
@@ -93,6 +97,8 @@ class ReadingEnumerator:
                                  text, len(steps), (a,), fit=fit, mids=mids, exclude=exclude)
 
         paths = self.paths.schema_paths(a) if near is None else self.paths.data_paths(near)
+        if near is not None and named:
+            paths |= self.paths.further(paths, named)
         for (cls_iri, key), (text, fit, mids) in paths.items():
             out += along(cls_iri, key, text, fit, mids)
             if near is not None and len(key) == 1 and any(self.vocab.compatible(cls_iri, n) for n in named):
@@ -102,13 +108,23 @@ class ReadingEnumerator:
             # subjects does X offer?" of a school that offers none is 0, not a count of something else
             for (cls_iri, key), (text, fit, mids) in self.paths.schema_paths(a, longest=1).items():
                 if (cls_iri, key) not in paths:
-                    unheld = any(self.vocab.compatible(cls_iri, c) for c in related)
+                    kin = self._said_between_kin(key[0][0], words)
+                    unheld = kin or any(self.vocab.compatible(cls_iri, c) for c in related)
                     for r in along(cls_iri, key, text, fit, mids):
                         if unheld and not r.plan.count:
                             r.evidence["unheld"] = 1.0
+                            if kin:  # its verb said (see _said_between_kin): the scorer need not look again
+                                r.evidence["kin"] = 1.0
                         if r.plan.count or unheld:
                             out.append(r)
         return out + self._attributes(a)
+
+    def _said_between_kin(self, prop: str, words: frozenset[str]) -> bool:
+        """The question says the relation's verb, and the relation joins things of one kind (a domain and
+        a range that fit each other): only word order tells its ends apart."""
+        p = self.vocab.get(prop)
+        return p is not None and bool(words) and self.names.names_property(prop, set(words)) and \
+            any(self.vocab.compatible(d, g) for d in p.domains for g in p.ranges)
 
     def _holders(self, a: Anchor) -> list[QuestionReading]:
         """An anchor value: the members of every class that may hold it."""

@@ -59,6 +59,13 @@ class EvidenceRunner:
                 # department runs it?" of a subject the data joins to no department is not "0"
                 r.evidence["void"] = 1.0
             return
+        rank = r.plan.rank
+        if rank is not None and rank.fn == "count" and rank.order == "most" and rank.having is None and \
+                not rank.every and all(row.get("n") == "1" for row in rows):
+            # "the most" of what each holds one of (the head of a department) ranks nothing: every one ties
+            r.evidence["one_each"] = 1.0
+            r.score -= EMPTY
+            return
         if r.kind == "attribute" and all(f" {fold(v)} " in f" {fold(question)} " for v in answers):
             # the question states this value already (a subject's title beside its code): not what it asks
             r.evidence["stated"] = 1.0

@@ -18,16 +18,22 @@ import numpy as np
 
 from pyramid.reading.english import (
     AGE,
+    AUXILIARIES,
     CARDINALS,
+    DETERMINERS,
     GRADABLE,
     ORDINALS,
+    PREPOSITIONS,
     RANKING_ADJECTIVES,
+    STOPWORDS,
+    SUBJECT_PRONOUNS,
     UNIT_SPELLINGS,
     UNIT_WORDS,
     YEAR_WORDS,
     parser,
 )
 from pyramid.vocab import Term, Vocab
+from querying.planning.absence import ABSENT
 from querying.planning.anchors import strength
 from querying.planning.cues import (
     COMPARING,
@@ -47,15 +53,21 @@ from querying.planning.records import Anchor, QuestionReading
 from querying.planning.vectors import QueryVectors
 from querying.planning.weights import FIRM
 from querying.planning.wording import forms
-from querying.sparql_plan import MAX_CANDIDATES, Aggregate, Constraint, Order, QueryPlan, Step
+from querying.sparql_plan import MAX_CANDIDATES, Aggregate, Comparison, Constraint, Order, QueryPlan, Step
 
 NUMERIC = ("integer", "int", "long", "short", "decimal", "double", "float", "nonNegativeInteger",
            "positiveInteger", "gYear")
 TEMPORAL = ("date", "dateTime", "dateTimeStamp")
+# the words a question counting a whole class may hold beside its cue and the class ("how many … are there
+# altogether", "do we currently have", "in total"): existence and totality in English's closed words
+EXISTENTIAL = frozenset({"there", "exist", "exists", "existing", "total", "altogether", "overall", "currently",
+                         "now", "today", "together", "number", "count", "us", "our", "you", "your", "them", "hold",
+                         "holds", "own", "owns", "keep", "keeps", "list", "listed", "registered", "recorded", "known"})
+ASKERS = frozenset({"we", "you", "i"})  # the asker's side: what "we" do with things of a class counts them all
 MEASURE_LIKENESS = 0.3    # a dimension's words and a property's name, at least, when no unit decides
 # the cues worth parsing a question for: a superlative, a comparison, a year, a total
-_MAYBE = re.compile(r"\bby\b|\w+est\b|\bmost\b|\bleast\b|\w+er\s+than\b|\d|\b(?:average|mean|total|sum|maximum|minimum|"
-                    r"together|altogether|combined)\b|"
+_MAYBE = re.compile(r"\bby\b|\w+est\b|\bmost\b|\bleast\b|\w+er\s+than\b|\bexceeds?\b|\d|"
+                    r"\b(?:average|mean|total|sum|maximum|minimum|together|altogether|combined)\b|"
                     r"\bhow\s+many\b|\bnumber\s+of\b", re.IGNORECASE)
 _SUPERLATIVE_WORD = re.compile(r"\w{2,}est\b|\bmost\b|\bleast\b", re.IGNORECASE)
 _NUMBER = r"(?P<pre>[€$£])?\s?(?P<num>\d[\d,]*(?:\.\d+)?)(?:\s?(?P<unit>[€$£%]|[^\W\d_]+))?"
@@ -66,6 +78,13 @@ _BETWEEN = re.compile(r"\bbetween\s+(?P<pre>[€$£])?\s?(?P<lo>\d[\d,]*(?:\.\d+
 _SORTED = re.compile(r"\b(?:sorted|ordered|sort|order|ranked|arranged)\s+(?:them\s+)?by\s+(?:their\s+|the\s+)?"
                      r"(?P<words>[^\W\d_]+(?:\s+[^\W\d_]+)?)(?:[,\s]+(?:(?P<way>desc|asc)\w*|"
                      r"(?:(?P<much>most|least)\s+)?(?P<end>[^\W\d_]+)\s+first))?", re.IGNORECASE)
+# two values of one thing compared: "longer than (they are) wide"; "whose width exceeds their length",
+# "with a height greater than its width"
+_PAIRED_ADJECTIVES = re.compile(r"\b(?P<adj>[^\W\d_]+(?:er|ier))\s+than\s+(?:(?:it|they)\s+(?:is|are|was|were)\s+)?"
+                                r"(?P<adj2>[^\W\d_]+)\b", re.IGNORECASE)
+_PAIRED_NOUNS = re.compile(rf"\b(?:whose|(?:with|has|have|having)\s+(?:a|an|the)|where\s+(?:the|its|their))\s+"
+                           rf"(?P<n1>[^\W\d_]+(?:\s+[^\W\d_]+)?)\s+(?:is\s+|are\s+)?(?P<cue>exceeds?|{COMPARING})\s+"
+                           rf"(?:its|their|the)\s+(?P<n2>[^\W\d_]+(?:\s+[^\W\d_]+)?)", re.IGNORECASE)
 _AMOUNT = re.compile(rf"(?<![\w.]){_NUMBER}", re.IGNORECASE)
 # the units a number may be written in: every unit name, and the spans of time people count in
 UNIT_NAMES = frozenset({*(forms(u)[0] for u in UNIT_WORDS.values()), *UNIT_WORDS,
@@ -85,6 +104,17 @@ class Ranked:
     k: int
     head: str
     skip: int = 0
+
+
+@dataclass(frozen=True)
+class Paired:
+    """Two values of one thing compared with each other: what each side measures (a dimension's words,
+    or the noun naming the property when `by_noun`) and the test."""
+
+    left: str
+    op: str
+    right: str
+    by_noun: bool
 
 
 @dataclass(frozen=True)
@@ -129,6 +159,11 @@ def _kind(p: Term) -> str:
     return "date" if ends & set(TEMPORAL) else "number" if ends & set(NUMERIC) else ""
 
 
+def _dated(p: Term) -> bool:
+    """The property's values are points in time: dates, or years (a year of birth, of founding)."""
+    return _kind(p) == "date" or any(r.rsplit("#", 1)[-1] == "gYear" for r in p.ranges)
+
+
 class MeasureReadings:
     """The readings that order, filter or aggregate the things of a class by a value of theirs."""
 
@@ -143,12 +178,13 @@ class MeasureReadings:
         text = _blanked(question, named)
         ranked = self._ranked(_SORTED.sub(" ", text))  # "sorted by price, highest first" ranks nothing
         compared = _compared(text)
+        paired = _paired(text)
         # a total per group ("the average price per supplier") is a ranking's (see rankings._grouped)
         total = total_cue(text) if not GROUPED.search(text) else None
         counting = bool(COUNTING.search(text))
         if ranked is not None and (total_cue(text) or NUMBER_RANKED.search(text)):
             return []  # "the highest average cost", "the largest number of staff": rankings' (see rankings)
-        if ranked is None and not compared and total is None and not _SORTED.search(text) and \
+        if ranked is None and not compared and not paired and total is None and not _SORTED.search(text) and \
                 not (counting and not anchors and not readings):
             return []
         target = self._target(question, text, anchors, ranked)
@@ -161,12 +197,14 @@ class MeasureReadings:
         measures = [p for p in self.vocab.properties_of(target, "datatype") if _kind(p)]
         read = [(cmp, c) for cmp in compared if (c := self._constraint(cmp, measures)) is not None]
         filters = [c for _, c in read]
+        pairs = [c for pair in paired if (c := self._pair(pair, measures)) is not None]
         order = self._order(ranked, measures) if ranked else self._sorted(text, target)
         aggregate = self._aggregate(total, measures) if total and order is None else None
         if total is not None and order is None and aggregate is None:
             return []  # a total of what this class does not hold: another reading's (a ranking by a total)
-        if order is None and aggregate is None and not filters and (
-                anchors or readings or not counting or self.names.class_named_by(counted_noun(text, COUNTING)) != target):
+        if order is None and aggregate is None and not filters and not pairs and (
+                anchors or readings or not counting or self.names.class_named_by(counted_noun(text, COUNTING)) != target
+                or not self._only_counted(text, target)):
             return []  # nothing measured; a class counted as a whole only when nothing else is named, by its name
         out = []
         # a base reading that already reads a compared number as a value (the value index's "3 credits")
@@ -176,7 +214,7 @@ class MeasureReadings:
                  if not any(a.is_value and _meets(a.spans, said) for a in r.anchors)]
         for base in [None, *bases]:
             constraints = [*(base.plan.constraints if base is not None else []), *filters]
-            plan = QueryPlan(target=self.vocab.by_iri[target].name, constraints=constraints,
+            plan = QueryPlan(target=self.vocab.by_iri[target].name, constraints=constraints, compare=pairs,
                              candidates=list(subject.iris) if subject is not None else [])
             if order is not None:
                 plan = plan.model_copy(update={"order": order})
@@ -234,14 +272,39 @@ class MeasureReadings:
         groups = self.names.named_class_groups(text)
         return next(iter(groups[0])) if groups and len(groups[0]) == 1 else None
 
+    def _only_counted(self, text: str, target: str) -> bool:
+        """The question says nothing but how many things of the class there are ("How many loans are
+        there in the system?", "How many people are on the staff?"): a count of the whole class answers
+        it. A word the plan would not hold ("still out", "Irish", "in each genre", "with no fee", "longer
+        than") asks for some of them, and the whole class is a wrong answer to it."""
+        if GROUPED.search(text) or ABSENT.search(text) or _COMPARE.search(text) or "than" in text.lower().split():
+            return False
+        own = {f for n in self.names.class_names[target] for f in forms(n)}
+        tokens = [w.lower() for w in re.findall(r"[^\W\d_]+", text)]
+        for i, w in enumerate(tokens):
+            before = tokens[max(0, i - 2):i]
+            if w in STOPWORDS | AUXILIARIES | DETERMINERS | SUBJECT_PRONOUNS | EXISTENTIAL or forms(w)[0] in own or \
+                    COUNTING.fullmatch(w) or w == "x":
+                continue
+            # where they are counted ("in the system", "on our books", "at the company"), or what the asker
+            # does with them ("do we sell", "do you offer")
+            if before and (before[-1] in PREPOSITIONS | ASKERS or len(before) == 2 and before[0] in PREPOSITIONS
+                           and before[1] in DETERMINERS):
+                continue
+            return False
+        return True
+
     # -- which property
     def _measure(self, dimension: str, measures: list[Term], unit: str = "", year: bool = False) -> Term | None:
         """The property a dimension, a unit or a year means, among the class's numeric and date
         properties: a unit decides where one property's name or comment says it; else the nearest name
         by meaning, if near enough."""
         dates = [p for p in measures if _kind(p) == "date"]
-        # a year, or an age ("the newest", "the oldest"), is read off a date where the class has one
-        pool = dates if year or dimension == AGE and dates else [p for p in measures if _kind(p) == "number"]
+        # a year, or an age ("the newest", "the oldest"), is read off a date where the class has one; an
+        # age off a year too ("the youngest author": the latest year of birth)
+        when = [p for p in measures if _dated(p)]
+        pool = dates if year else when if dimension == AGE and when else \
+            [p for p in measures if _kind(p) == "number"]
         if unit:
             said = [p for p in pool if forms(unit)[0] in {f for w in re.findall(r"[\w-]+", p.text.lower())
                                                            for f in forms(w)[:1]}]
@@ -267,7 +330,7 @@ class MeasureReadings:
         if p is None:
             return None
         # a date measures age backwards: the oldest has the earliest date
-        sign = -ranked.sign if ranked.dimension == AGE and _kind(p) == "date" else ranked.sign
+        sign = -ranked.sign if ranked.dimension == AGE and _dated(p) else ranked.sign
         return Order(property=p.name, descending=sign > 0, k=ranked.k, skip=ranked.skip)
 
     def _sorted(self, text: str, target: str) -> Order | None:
@@ -281,7 +344,7 @@ class MeasureReadings:
         p = named if named in held else self._measure(m.group("words"), [q for q in held if _kind(q)])
         if p is None:
             return None
-        return Order(property=p.name, descending=_descending(m, _kind(p) == "date"), k=MAX_CANDIDATES)
+        return Order(property=p.name, descending=_descending(m, _dated(p)), k=MAX_CANDIDATES)
 
     def _constraint(self, cmp: Compared, measures: list[Term]) -> Constraint | None:
         if not cmp.year and any(self.names.names(c, set(forms(w))) for w in (cmp.unit, cmp.noun) if w
@@ -290,11 +353,24 @@ class MeasureReadings:
         p = self._measure(cmp.dimension, measures, UNIT_SPELLINGS.get(cmp.unit, cmp.unit), cmp.year)
         return None if p is None else Constraint(path=[Step(property=p.name)], op=cmp.op, values=[cmp.number])
 
+    def _pair(self, pair: Paired, measures: list[Term]) -> Comparison | None:
+        """Both sides' properties, two of one kind (numbers, or dates), else None."""
+        sides = []
+        for words in (pair.left, pair.right):
+            named = self.names.attribute_named_by(words) if pair.by_noun else None
+            sides.append(named if named in measures else self._measure(words, measures))
+        left, right = sides
+        if left is None or right is None or left.iri == right.iri or _kind(left) != _kind(right):
+            return None
+        return Comparison(left=left.name, op=pair.op, right=right.name)
+
     def _aggregate(self, m: re.Match, measures: list[Term]) -> tuple[Aggregate, str] | None:
         words = m.group("words") or m.group("words2")
         fn = TOTALS[" ".join((m.group("fn") or m.group("fn2")).lower().split())]
         named = self.names.attribute_named_by(words)
         p = named if named in measures else self._measure(words, measures)
+        if p is not None and named is None and _dated(p) and fn in ("avg", "sum"):
+            return None  # "the average age": a total of ages, which a plan reads off dates only by arithmetic
         return None if p is None or _kind(p) != "number" and fn not in ("min", "max") else (fn, p.name)
 
     # -- the readings
@@ -357,6 +433,21 @@ def _compared(text: str) -> list[Compared]:
         before = re.findall(r"[^\W\d_]+", text[:m.start()])[-1:]
         out.append(Compared(YEAR_WORDS[m.group("cue").lower()], m.group("year"), "", " ".join(before), year=True,
                             span=m.span("year")))
+    return out
+
+
+def _paired(text: str) -> list[Paired]:
+    """Every pair of one thing's values the question compares: "longer than they are wide" (each
+    adjective's dimension; the first one's end says the test), "whose width exceeds their length"."""
+    out = []
+    for m in _PAIRED_ADJECTIVES.finditer(text):
+        first, second = base_adjective(m.group("adj")), base_adjective(m.group("adj2"))
+        if first in GRADABLE and second in GRADABLE and GRADABLE[first][0] != GRADABLE[second][0]:
+            out.append(Paired(GRADABLE[first][0], "gt" if GRADABLE[first][1] > 0 else "lt", GRADABLE[second][0], False))
+    for m in _PAIRED_NOUNS.finditer(text):
+        cue = m.group("cue").lower()
+        op = "gt" if cue.startswith("exceed") else comparison_op(cue)
+        out.append(Paired(m.group("n1"), op, m.group("n2"), True))
     return out
 
 

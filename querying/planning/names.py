@@ -13,6 +13,7 @@ from pyramid.reading.english import (
     COPULAS,
     DETERMINERS,
     MODALS,
+    PERSON,
     PREPOSITIONS,
     PROPERTY_NAME_FUNCTION_WORDS,
     RELATIVES,
@@ -25,12 +26,14 @@ from pyramid.vocab import Term, Vocab, word_forms
 from querying.planning.cues import one_of
 from querying.planning.records import PLACEHOLDERS, Anchor
 from querying.planning.vectors import QueryVectors
-from querying.planning.weights import SCHEMA_WORD
+from querying.planning.weights import LIKENESS_MARGIN, SCHEMA_WORD
 from querying.planning.wording import forms, masked
 
 ALIAS_SHARE = 2           # datatype properties of a class that must share a word for it to be another name of the class
 STEM = 5                  # a property word this long names the property inside a longer word too
 MAX_ASKED_WORDS = 4       # words after "which"/"what" that may name the class asked for
+TIED = 1e-6               # likenesses this close are one (a subclass reads as its class: it inherits it)
+PERSON_NOUN = "person"    # the noun every person is, in the one form `forms` gives "people"
 
 
 JOINERS = {"or", "and", ","}  # what joins two names of kinds into one choice ("a hospital or clinic")
@@ -133,6 +136,37 @@ class SchemaNames:
         # every class's and property's words: what a span naming the schema rather than a value says
         self.schema_words = sorted({*self.class_words.values(), *(property_words(p) for p in vocab.properties)})
         self._schema_forms = {f for w in self.schema_words for f in forms(w)}
+        self._people_named = False
+
+    def name_people(self) -> None:
+        """Give "person" ("people", "persons") as a name to the class whose names read most as a person's,
+        where no class is named so: "how many people work in X" asks for employees where the schema's
+        only people are employees. Only a clear likeliest class (its subclasses read as it does; the
+        next class at least `weights.LIKENESS_MARGIN` behind) is named so; worked out once, when a
+        question first says the word (it embeds every class's name)."""
+        if self._people_named:
+            return
+        self._people_named = True
+        if self.person_class() is not None:
+            return
+        likeness = self.likeness({c.iri for c in self.vocab.classes}, PERSON, comments=True)
+        best = max(likeness.values(), default=0.0)
+        top = [c for c, v in likeness.items() if v >= best - TIED]
+        # the likeliest classes' shared class: themselves when one is above the others ("physician" and
+        # "surgeon" both read as people: the clinician they both are)
+        shared = set.intersection(*({c, *self.vocab.ancestors(c)} for c in top)) if top else set()
+        root = next((c for c in shared if not any(c in self.vocab.ancestors(o) for o in shared if o != c)), None)
+        if root is None:
+            return
+        runner_up = max((v for c, v in likeness.items() if c != root and root not in self.vocab.ancestors(c)),
+                        default=0.0)
+        if best - runner_up >= LIKENESS_MARGIN:
+            self.class_names[root] = (*self.class_names[root], PERSON_NOUN)
+
+    def person_class(self) -> str | None:
+        """The class named "person" by one of its names (see `name_people`), if one is."""
+        return next((c for c, names in self.class_names.items() if any(forms(n) == (PERSON_NOUN,) for n in names)),
+                    None)
 
     def schema_says(self, text: str) -> bool:
         """Every word of `text` is a word of some class's or property's name ("percentage" where a
@@ -150,14 +184,16 @@ class SchemaNames:
         own = set(forms(property_words(term))) - STOPWORDS if term else set()
         return any(w == p or len(p) >= STEM and w.startswith(p) for w in words for p in own)
 
-    def likeness(self, classes: set[str], probe: str) -> dict[str, float]:
+    def likeness(self, classes: set[str], probe: str, *, comments: bool = False) -> dict[str, float]:
         """How much each class's name, or a name of a class above it, reads as `probe` says (cosine with
         english.PERSON, a person; english.PLACE, a place): an associate professor is a person because
-        the schema says a professor is one."""
+        the schema says a professor is one. With `comments`, each name with what the class's comment
+        says of it ("weaver. Someone who weaves rugs")."""
         order = sorted({a for c in classes for a in (c, *self.vocab.ancestors(c)) if a in self.class_words})
         if not order:
             return {}
-        sims = self.vectors.embed([self.class_words[c] for c in order]) @ self.vectors.embed([probe])[0]
+        texts = [self.vocab.by_iri[c].text if comments else self.class_words[c] for c in order]
+        sims = self.vectors.embed(texts) @ self.vectors.embed([probe])[0]
         own = dict(zip(order, map(float, sims)))
         return {c: max([own.get(c, 0.0)] + [own[a] for a in self.vocab.ancestors(c) if a in own]) for c in classes}
 

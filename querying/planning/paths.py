@@ -1,6 +1,8 @@
 """The paths a reading may walk from its answer to an anchor, one or two object properties long:
 those the schema's domains and ranges allow, or those the data holds around the anchor; each with the
-path in words ("{T} works for X"), how well it fits, and the classes it passes through."""
+path in words ("{T} works for X"), how well it fits, and the classes it passes through. A path the data
+holds goes one step further where the question names a class it passes through ("the country of the
+*supplier* of X": X's supplier, its city, the city's country)."""
 
 from __future__ import annotations
 
@@ -81,6 +83,27 @@ class PathFinder:
                 # the most specific middle class words the reading (DEPARTMENT over FACULTY)
                 if target in vocab.by_iri and (key not in out or out[key][2][0] in vocab.ancestors(mid)):
                     out[key] = (text, 1.0, (mid,))
+        return out
+
+    def further(self, paths: Paths, named: frozenset[str]) -> Paths:
+        """Two-step paths the data holds, one schema step longer, where the question names a class
+        they pass through or end at: English says a third step by naming what it walks through ("the
+        country of the supplier of X"), and only then is it read — every two-step path of a schema
+        taken a step further would read questions nobody asked."""
+        vocab, hops, out = self.vocab, self._hops(), {}
+        for (end, key), (text, fit, mids) in paths.items():
+            if len(key) != 2 or not any(vocab.compatible(c, n) for c in (end, *mids) for n in named):
+                continue
+            words = self.names.class_words[end]
+            for s, p, land, f in hops[end]:
+                back = Step(property=p.name, inverse=not s.inverse)
+                if p.name in {prop for prop, _ in key}:
+                    continue
+                for target in vocab.classes:
+                    k = (target.iri, step_key(back) + key)
+                    if target.iri != end and k not in paths and (ft := vocab.fit(target.iri, land)) > 0:
+                        out.setdefault(k, (text.replace("{T}", words) + "; " + clause("{T}", back, p, words),
+                                           fit * f * ft, (end, *mids)))
         return out
 
     def schema_paths(self, a: Anchor, longest: int = 2) -> Paths:

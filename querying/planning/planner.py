@@ -17,16 +17,18 @@ from querying.planning.absence import AbsenceReadings
 from querying.planning.anchors import AnchorLinker
 from querying.planning.asked import AskedKeeper
 from querying.planning.choice import choose
-from querying.planning.cues import DERIVED, LISTED, POLAR
+from querying.planning.cues import DERIVED, GROUP_ASKED, LISTED, POLAR
 from querying.planning.enumerate import ReadingEnumerator
 from querying.planning.evidence import EvidenceRunner
+from querying.planning.kinds import kind_readings
 from querying.planning.measures import MeasureReadings
-from querying.planning.names import SchemaNames
+from querying.planning.names import PERSON_NOUN, SchemaNames, property_words
 from querying.planning.paths import PathFinder
 from querying.planning.rankings import RankingReadings
 from querying.planning.records import Anchor, PlanDraft, QuestionReading, Run, Uses
 from querying.planning.scoring import ReadingScorer
 from querying.planning.vectors import QueryVectors
+from querying.planning.weights import GROUP_LIKENESS, GROUP_MARGIN
 from querying.planning.wording import forms, masked, words_outside
 
 MAX_OPTION_CANDIDATES = 200   # options of the answer class a plan names as its candidates, at most
@@ -67,6 +69,8 @@ class ReadingPlanner:
         if derived and not self.names.schema_says(derived.group(0)):
             d.reason = f"it asks for a value derived from others ({derived.group(0)!r}), which a plan cannot say"
             return d
+        if PERSON_NOUN in forms(question):
+            self.names.name_people()
         anchors = self.anchors(question)
         d.decisions["anchors"] = "; ".join(f"{a.text!r} → {a.prop or ','.join(self.names.short(c) for c in a.classes)}"
                                            for a in anchors) or "none"
@@ -74,12 +78,13 @@ class ReadingPlanner:
         # …and the classes whose attribute it names ("the email address of the head of X": the head's)
         named |= {c for p in self.names.attributes_said(words_outside(question, anchors)) for c in p.domains}
         readings = self.enumerator.enumerate(anchors, uses, named, _either(question, anchors),
-                                             polar=bool(POLAR.match(question)))
+                                             polar=bool(POLAR.match(question)),
+                                             words=frozenset(words_outside(question, anchors)))
         readings += self.ranker.rankings(question, anchors, readings)
-        # a question that asks for things lacking something, or that ranks, compares or totals things by a
-        # value of theirs, is read that way only
-        readings = self.absences.readings(question, anchors, readings) or \
-            self.measurer.readings(question, anchors, readings) or readings
+        # a question that asks what kind a thing is, for things lacking something, or that ranks, compares
+        # or totals things by a value of theirs, is read that way only
+        readings = kind_readings(question, anchors, self.vocab) or self.absences.readings(question, anchors, readings) \
+            or self.measurer.readings(question, anchors, readings) or readings
         if not anchors and not readings:
             d.reason = "nothing in the question links to the ontology"
             return d
@@ -113,14 +118,18 @@ class ReadingPlanner:
                     anchors: list[Anchor]) -> list[str]:
         """The other attributes of the same things a question that lists several names by every content
         word ("e-mail address and phone number"); none unless the best reading returns an attribute."""
-        if best.kind != "attribute" or best.plan.aggregate or len(best.plan.returns) != 1 or \
-                not LISTED.search(question):
+        if best.kind != "attribute" or best.plan.aggregate or len(best.plan.returns) != 1:
             return []
-        words = words_outside(question, [a for a in anchors if not a.is_value])
         same = {r.plan.returns[0]: r.prop for r in readings
                 if r.kind == "attribute" and len(r.plan.returns) == 1 and r.plan.returns[0] not in best.plan.returns
                 and (r.plan.target, r.plan.candidates, r.plan.constraints) ==
                 (best.plan.target, best.plan.candidates, best.plan.constraints)}
+        group = GROUP_ASKED.search(question)
+        if group is not None and same and self.names.attribute_named_by(group.group("noun")) is None:
+            return self._of_a_kind(group.group("noun"), best.plan.returns[0], same)
+        if not LISTED.search(question):
+            return []
+        words = words_outside(question, [a for a in anchors if not a.is_value])
         content = {name: [forms(w)[0] for w in re.findall(r"\w+", prop) if forms(w) and forms(w)[0] not in STOPWORDS
                           and w != "has"] for name, prop in same.items()}
         heads = [c[-1] for c in content.values() if c]
@@ -128,6 +137,18 @@ class ReadingPlanner:
         # price") where no other attribute of these things ends in it
         return [name for name, c in content.items()
                 if c and (set(c) <= words or c[-1] in words and heads.count(c[-1]) == 1)]
+
+    def _of_a_kind(self, noun: str, first: str, same: dict[str, str]) -> list[str]:
+        """The other attributes one plural noun asks for with the first ("all the contact details": the
+        e-mail address and the phone number): those whose words mean what the noun says nearly as much
+        as the likeliest one's (`weights.GROUP_MARGIN`), and enough (`weights.GROUP_LIKENESS`)."""
+        names = [first, *same]
+        words = [property_words(p) if (p := self.vocab.get(n)) else n for n in names]
+        sims = self.names.vectors.embed(words) @ self.names.vectors.embed([noun])[0]
+        floor = max(float(sims.max()) - GROUP_MARGIN, GROUP_LIKENESS)
+        if sims[0] < floor:
+            return []  # the best reading's own attribute is not of the kind asked for: not a group
+        return [n for n, sim in zip(names[1:], sims[1:]) if sim >= floor]
 
     def _found_nothing(self, d: PlanDraft, ran: list[QuestionReading], anchors: list[Anchor]) -> PlanDraft:
         """Every reading that ran found nothing: no answer, except to a yes/no question, whose answer

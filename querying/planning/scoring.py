@@ -31,6 +31,7 @@ from querying.planning.weights import (
     UNNAMED_VALUE,
 )
 from querying.planning.wording import (
+    asker_is_agent,
     first_is_subject,
     forms,
     masked,
@@ -73,12 +74,15 @@ class ReadingScorer:
             r.score = (sem + ASKS * asks + COVER * cover - STEP_COST * (r.steps - 1)
                        - MISFIT * (1 - r.evidence.get("fit", 1.0)))
             self._by_cues(r, cues, words)
-            if r.evidence.get("unheld") and not self._relation_said(r, words):
+            if r.evidence.get("unheld") and not r.evidence.get("kin") and not self._relation_said(r, words):
                 # a step the data never takes from X, read only where the question says that relation
                 r.evidence["unheld"] = 0.0
                 r.score -= EMPTY
             if polar:
                 self._polar_fit(r, named, question)
+            elif self._against_word_order(r, question):
+                r.evidence["wh_order"] = -1.0
+                r.score -= POLAR_ORDER
             if option_links:
                 share = self._option_share(r, option_links)
                 r.evidence["options_of_class"] = round(share, SHARE_DIGITS)
@@ -139,9 +143,15 @@ class ReadingScorer:
             r.score += COUNT_BONUS if cues.quantity else -EMPTY
 
     def _polar_fit(self, r: QuestionReading, named: list[Anchor], question: str) -> None:
-        """A yes/no question's other named things are what the reading's answers must hold (polar.py)."""
+        """A yes/no question's other named things are what the reading's answers must hold (polar.py).
+        A value the question does not name says yes to nothing it asks ("Has X ever borrowed anything?"
+        is not yes because X has a membership fee)."""
         used = {a.spans for a in r.anchors}
         others = [a for a in named if a.spans not in used]
+        if r.kind == "attribute" and not r.plan.aggregate and not r.evidence.get("named") and \
+                not names_content_words(r.property_names()) & words_outside(question, named):
+            r.evidence["polar_value"] = -1.0
+            r.score -= EMPTY
         if not others:
             if self._through_a_third(r, question):
                 r.evidence["polar_order"] = -1.0
@@ -156,6 +166,22 @@ class ReadingScorer:
         if r.kind == "members" and len(r.anchors) == 1 and self._reversed(r, others[0], question):
             r.evidence["polar_order"] = -1.0
             r.score -= POLAR_ORDER
+
+    def _against_word_order(self, r: QuestionReading, question: str) -> bool:
+        """A one-step reading of a relation between things of one kind ("reports to", staff to staff),
+        whose ends only English word order tells apart, that answers with the other end from the one the
+        question asks for ("Who does X report to?" read as "which staff report to X")."""
+        if r.kind != "members" or len(r.plan.constraints) != 1 or len(r.plan.constraints[0].path) != 1:
+            return False
+        step = r.plan.constraints[0].path[0]
+        p = self.vocab.get(step.property)
+        if p is None or p.kind != "object" or not p.domains or not p.ranges or \
+                not any(self.vocab.compatible(d, g) for d in p.domains for g in p.ranges):
+            return False
+        agent = asker_is_agent(question, p.names)
+        # the reading's answer does what the relation says when it is the subject of a relation named
+        # actively, or the object of one named by a passive ("is supervised by")
+        return agent is not None and agent != ((not step.inverse) != p.words.endswith(" by"))
 
     def _relation_said(self, r: QuestionReading, words: set[str]) -> bool:
         """Some name of the reading's (one-step) relation is said whole by the question's words."""

@@ -44,3 +44,7 @@ POLAR_FIT = 0.15
 # …and one that puts the two things the other way round from the question's own relation words ("Is A
 # a part of B?" read as "B is part of A") answers another question: it loses this much
 POLAR_ORDER = 0.4
+# several values asked for by one noun ("all the contact details of X"): the attributes whose words are
+# this close to the noun's (cosine), and within this much of the closest one
+GROUP_LIKENESS = 0.45
+GROUP_MARGIN = 0.15

@@ -8,13 +8,13 @@ from collections.abc import Sequence
 
 from pyramid.normalise import fold
 from pyramid.reading.english import STOPWORDS
-from pyramid.vocab import word_forms
+from pyramid.vocab import singular, word_forms
 from querying.planning.records import PLACEHOLDERS, Anchor
 
 
 def forms(text: str) -> tuple[str, ...]:
     """The words of a text in one form each (singular where one exists), for comparing names."""
-    return tuple(min(word_forms(w), key=len) for w in fold(text).split())
+    return tuple(singular(w) for w in fold(text).split())
 
 
 def masked(question: str, anchors: Sequence[Anchor], *, values: bool = True) -> str:
@@ -80,6 +80,27 @@ def first_is_subject(text: str, names: Sequence[str], passive_name: bool) -> boo
         if all_forms(m.group()) & own:
             return passive_at(text, m.end()) == passive_name
     return None
+
+
+# "Who does X report to?", "To whom does X report?", "Which unit does X head?": the asking word is the
+# verb's object (do-support puts X, the subject, after the auxiliary)
+WH_OBJECT = re.compile(r"^\W*(?:(?:to|for|from|with|by|of|under)\s+)?(?:who|whom|which|what)\b(?:\s+[^\W\d_]+){0,3}?"
+                       r"\s+(?:do|does|did)\s", re.IGNORECASE)
+# "Who reports to X?", "Which staff member supervises X?": the asking word (and its noun) is the subject
+WH_SUBJECT = re.compile(r"^\W*(?:who|(?:which|what)\s+[^\W\d_]+(?:\s+[^\W\d_]+)?)\s+"
+                        r"(?!(?:do|does|did|is|are|was|were|has|have|had)\b)[^\W\d_]+", re.IGNORECASE)
+
+
+def asker_is_agent(question: str, names: Sequence[str]) -> bool | None:
+    """Whether what a wh-question asks for does what the relation's verb says ("Who supervises X?" yes,
+    "Who does X supervise?" no, "Which staff were hired by X?" no: the passive turns it round); None where
+    the question does not use the relation's verb or English word order does not say."""
+    own = {f for n in names for w in property_content_words(n) for f in word_forms(w)}
+    verb = next((m for m in re.finditer(r"[^\W\d_]+", question) if all_forms(m.group()) & own), None)
+    if verb is None:
+        return None
+    subject = True if WH_SUBJECT.match(question) else False if WH_OBJECT.match(question) else None
+    return None if subject is None else subject != passive_at(question, verb.end())
 
 
 def passive_at(text: str, end: int) -> bool:

@@ -122,6 +122,18 @@ def test_a_part_of_a_longer_name_names_it_as_people_write_names():
     assert people.mentions("Ines is here.") == []  # the question's first word is no name by itself
 
 
+def test_a_saved_index_names_people_by_a_part_as_the_built_one_does(tmp_path):
+    """A new process reads the saved index (`polyrag ask` after the first): "Dr Okafor" must still name
+    Ines Okafor there, not only in the process that built the index."""
+    people = LabelIndex.from_rows([(EX + "p1", "Ines Okafor"), (EX + "p2", "Bram Teller"), (EX + "p3", "Ines Vale")],
+                                  [(EX + p, EX + "STAFF") for p in ("p1", "p2", "p3")], fingerprint="g1")
+    people.save(tmp_path / "labels.json")
+    again = LabelIndex.load(tmp_path / "labels.json", "g1")
+    assert again is not None
+    assert [(m.text, iris(m.links)) for m in again.mentions("What is the phone of Dr Okafor?")] == [("Okafor", {"p1"})]
+    assert [iris(m.links) for m in again.mentions("Where does Ines from Legal sit?")] == [{"p1", "p3"}]
+
+
 def test_a_lone_word_in_cjk_letters_is_a_name():
     """A name written in its own script is one \\w+ run and no English word: it is looked up whole,
     where a lone lower-case English word never is."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pyramid.reading.corpus import name_in_title
 from pyramid.reading.shape import names_one_thing
 
 PAGES = [
@@ -25,6 +26,22 @@ def test_a_title_that_names_one_thing_has_no_finite_verb():
     # a capitalised word is a name's, whatever the tagger says; a code names a thing however long its title
     assert names_one_thing(["Prof. Ada MAN Sing", "MRN5120 Reading the Tides: How Harbours Shape the Coastal "
                                                   "Charts and What the Surveys of the Estuary Show"]) == [True, True]
+
+
+def test_a_headline_or_a_phrase_as_title_carries_the_name_the_page_says_again():
+    """A page titled as people title web pages is about the name in its title that its text repeats;
+    a title that is a name, a person's with a lower-case particle, a code's, or a headline naming nothing
+    the page says again, stays as it is."""
+    body = "The Saltmarsh Observatory sits above the harbour. Saltmarsh Observatory opens at dusk."
+    assert name_in_title("Getting to the Saltmarsh Observatory", body) == "Saltmarsh Observatory"
+    assert name_in_title("Saltmarsh Observatory: what to bring", body) == "Saltmarsh Observatory"
+    assert name_in_title("Explore Saltmarsh Observatory", body) == "Saltmarsh Observatory"
+    assert name_in_title("Pilot Bay: opening times", "Pilot Bay opens in May.") == "Pilot Bay"
+    assert name_in_title("Saltmarsh Observatory", body) == "Saltmarsh Observatory"
+    assert name_in_title("Dr LAM Wai fung", "Dr LAM teaches optics. LAM Wai fung joined in 2001.") == "Dr LAM Wai fung"
+    assert name_in_title("MRN4410 Charting the Saltmarsh Observatory", body) == "MRN4410 Charting the Saltmarsh Observatory"
+    assert name_in_title("Survey boat joins the fleet", "A survey boat joined the fleet.") == "Survey boat joins the fleet"
+    assert name_in_title("Lanterns return to the Quay", "Lanterns were lit on the quay.") == "Lanterns return to the Quay"
 
 
 def test_auto_reads_pages_and_takes_other_text_by_sentence(workspace, embedder, shared_data):

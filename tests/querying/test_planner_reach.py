@@ -1,0 +1,130 @@
+"""How far a question reaches into a schema it was not written for: two values of one thing compared
+with each other, a path of three steps said by naming the class it walks through, "people" for the
+schema's people, "who … nobody" by the role a relation names, "the most" of what each has one of,
+and what kind of thing a named thing is.
+A weavers' cooperative of our own; gold read by eye from the Turtle below; no model call."""
+
+from __future__ import annotations
+
+import pytest
+
+from querying.ontology_qa import answer_ontology
+from tests.querying.test_ontology_qa import own_ontology, session
+
+COOPERATIVE = """@prefix : <http://example.org/weave/> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+:Rug a owl:Class ; rdfs:label "rug" ; rdfs:comment "A hand-woven floor covering." .
+:Workshop a owl:Class ; rdfs:label "workshop" ; rdfs:comment "A place where rugs are woven." .
+:Village a owl:Class ; rdfs:label "village" .
+:Region a owl:Class ; rdfs:label "region" .
+:Kilim a owl:Class ; rdfs:subClassOf :Rug ; rdfs:label "kilim" ; rdfs:comment "A flat-woven rug." .
+:Weaver a owl:Class ; rdfs:label "weaver" ; rdfs:comment "Someone who weaves rugs for the cooperative." .
+:length a owl:DatatypeProperty ; rdfs:domain :Rug ; rdfs:range xsd:decimal ; rdfs:label "length" ;
+    rdfs:comment "How long the rug is, in centimetres." .
+:width a owl:DatatypeProperty ; rdfs:domain :Rug ; rdfs:range xsd:decimal ; rdfs:label "width" ;
+    rdfs:comment "How wide the rug is, in centimetres." .
+:wovenAt a owl:ObjectProperty ; rdfs:domain :Rug ; rdfs:range :Workshop ; rdfs:label "is woven at" .
+:standsIn a owl:ObjectProperty ; rdfs:domain :Workshop ; rdfs:range :Village ; rdfs:label "stands in" .
+:inRegion a owl:ObjectProperty ; rdfs:domain :Village ; rdfs:range :Region ; rdfs:label "belongs to region" .
+:worksAt a owl:ObjectProperty ; rdfs:domain :Weaver ; rdfs:range :Workshop ; rdfs:label "works at" .
+:ledBy a owl:ObjectProperty ; rdfs:domain :Workshop ; rdfs:range :Weaver ; rdfs:label "is led by" .
+:learntFrom a owl:ObjectProperty ; rdfs:domain :Weaver ; rdfs:range :Weaver ; rdfs:label "learnt the craft from" ;
+    rdfs:comment "The weaver's teacher." .
+:dune a :Rug ; rdfs:label "Dune Runner" ; :length 300 ; :width 80 ; :wovenAt :lowmill .
+:square a :Rug ; rdfs:label "Square Sun" ; :length 150 ; :width 150 ; :wovenAt :lowmill .
+:tide a :Rug, :Kilim ; rdfs:label "Wide Tide" ; :length 120 ; :width 200 ; :wovenAt :copperbeck .
+:reed a :Rug ; rdfs:label "Long Reed" ; :length 240 ; :width 90 ; :wovenAt :tallow .
+:lowmill a :Workshop ; rdfs:label "Lowmill Loom House" ; :standsIn :ferrow ; :ledBy :ana .
+:copperbeck a :Workshop ; rdfs:label "Copperbeck Weavers" ; :standsIn :stennick ; :ledBy :cai .
+:tallow a :Workshop ; rdfs:label "Tallow Yard Looms" ; :standsIn :ferrow ; :ledBy :dee .
+:ferrow a :Village ; rdfs:label "Ferrow" ; :inRegion :haldmark .
+:stennick a :Village ; rdfs:label "Stennick" ; :inRegion :orwe .
+:haldmark a :Region ; rdfs:label "Haldmark" .
+:orwe a :Region ; rdfs:label "Orwe" .
+:ana a :Weaver ; rdfs:label "Ana Pell" ; :worksAt :lowmill .
+:ben a :Weaver ; rdfs:label "Ben Orry" ; :worksAt :lowmill ; :learntFrom :ana .
+:cai a :Weaver ; rdfs:label "Cai Dunmore" ; :worksAt :copperbeck ; :learntFrom :ana .
+:dee a :Weaver ; rdfs:label "Dee Harrow" ; :worksAt :tallow ; :learntFrom :cai .
+:eli a :Weaver ; rdfs:label "Eli Strand" ; :worksAt :tallow .
+"""
+RUGS = {"Dune Runner", "Square Sun", "Wide Tide", "Long Reed"}
+WEAVERS = {"Ana Pell", "Ben Orry", "Cai Dunmore", "Dee Harrow", "Eli Strand"}
+
+
+@pytest.fixture(scope="module")
+def cooperative(tmp_path_factory, embedder):
+    ws = own_ontology(tmp_path_factory.mktemp("weave"), "weave", COOPERATIVE)
+    return session(ws, embedder)
+
+
+def named(s, question: str, among: set[str]) -> set[str]:
+    """The names of `among` the ontology layer's answer holds (it must answer, with no model call)."""
+    ans = answer_ontology(s, question)
+    assert ans.usage.calls == 0
+    assert ans.layer == "ontology", ans.text
+    return {n for n in among if n in ans.text}
+
+
+@pytest.mark.parametrize("question, want", [
+    ("Which rugs are longer than they are wide?", {"Dune Runner", "Long Reed"}),
+    ("Which rugs are wider than long?", {"Wide Tide"}),
+    ("Which rugs have a width greater than their length?", {"Wide Tide"}),
+])
+def test_two_values_of_one_thing_compared_with_each_other(cooperative, question, want):
+    """"Longer than wide" compares each rug's length with its own width (a square rug is neither)."""
+    assert named(cooperative, question, RUGS) == want
+
+
+def test_a_third_step_is_read_where_the_question_names_the_class_it_walks_through(cooperative):
+    """Region ← village ← workshop ← rug: "a workshop in the Haldmark region" names the workshop."""
+    assert named(cooperative, "Which rugs are woven at a workshop in the Haldmark region?", RUGS) == \
+        {"Dune Runner", "Square Sun", "Long Reed"}
+    assert named(cooperative, "In which region is the workshop that wove Wide Tide?", {"Orwe", "Haldmark"}) == {"Orwe"}
+
+
+def test_people_are_the_schema_s_people(cooperative):
+    """No class is called "person": the weavers are the class whose name reads as people."""
+    ans = answer_ontology(cooperative, "How many people work at Lowmill Loom House?")
+    assert ans.layer == "ontology" and ans.text.strip().startswith("2"), ans.text
+
+
+@pytest.mark.parametrize("question, want", [
+    # a weaver's teacher is the one they learnt from: whoever teaches nobody is nobody's teacher
+    ("Who teaches nobody?", {"Ben Orry", "Dee Harrow", "Eli Strand"}),
+    ("Who learnt the craft from nobody?", {"Ana Pell", "Eli Strand"}),
+])
+def test_who_lacks_a_relation_by_the_role_it_names(cooperative, question, want):
+    assert named(cooperative, question, WEAVERS) == want
+
+
+def test_the_most_of_what_each_has_one_of_ranks_nothing(cooperative):
+    """Every workshop is led by one weaver: "the most weavers" counts who works there (a tie of two)."""
+    assert named(cooperative, "Which workshop has the most weavers?",
+                 {"Lowmill Loom House", "Copperbeck Weavers", "Tallow Yard Looms"}) == \
+        {"Lowmill Loom House", "Tallow Yard Looms"}
+
+
+@pytest.mark.parametrize("question, want", [
+    ("Who did Dee Harrow learn the craft from?", {"Cai Dunmore"}),
+    ("Who learnt the craft from Cai Dunmore?", {"Dee Harrow"}),
+])
+def test_word_order_says_which_end_of_a_relation_between_kin_is_asked_for(cooperative, question, want):
+    """Weaver to weaver: the types cannot tell the teacher from the pupil, English word order can."""
+    assert named(cooperative, question, WEAVERS) == want
+
+
+def test_nothing_at_the_asked_end_is_no_answer_not_the_other_end(cooperative):
+    """Eli learnt from nobody: the weavers who learnt from Eli (none either) or anyone else are no answer."""
+    ans = answer_ontology(cooperative, "Who did Eli Strand learn the craft from?")
+    assert ans.usage.calls == 0
+    assert ans.layer == "none" and not any(n in ans.text for n in WEAVERS - {"Eli Strand"}), ans.text
+
+
+def test_what_kind_of_thing_a_thing_is_is_its_most_specific_class(cooperative):
+    """The graph states a kind as a type, not as an attribute: Wide Tide is a kilim (and so a rug)."""
+    ans = answer_ontology(cooperative, "What kind of rug is Wide Tide?")
+    assert ans.usage.calls == 0
+    assert ans.layer == "ontology" and ans.text == "Wide Tide: kilim", ans.text
+    assert answer_ontology(cooperative, "What type of thing is Ana Pell?").text == "Ana Pell: weaver"
