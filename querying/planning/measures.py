@@ -63,6 +63,8 @@ TEMPORAL = ("date", "dateTime", "dateTimeStamp")
 EXISTENTIAL = frozenset({"there", "exist", "exists", "existing", "total", "altogether", "overall", "currently",
                          "now", "today", "together", "number", "count", "us", "our", "you", "your", "them", "hold",
                          "holds", "own", "owns", "keep", "keeps", "list", "listed", "registered", "recorded", "known"})
+# who holds the things counted: "how many books does *the library network* own"
+_HOLDER = re.compile(r"\b(?:do|does|did)\s+(?P<holder>(?:[^\W\d_]+\s+){1,4}?)(?:own|have|hold|keep)\b", re.IGNORECASE)
 ASKERS = frozenset({"we", "you", "i"})  # the asker's side: what "we" do with things of a class counts them all
 MEASURE_LIKENESS = 0.3    # a dimension's words and a property's name, at least, when no unit decides
 # the cues worth parsing a question for: a superlative, a comparison, a year, a total
@@ -279,12 +281,15 @@ class MeasureReadings:
         than") asks for some of them, and the whole class is a wrong answer to it."""
         if GROUPED.search(text) or ABSENT.search(text) or _COMPARE.search(text) or "than" in text.lower().split():
             return False
-        own = {f for n in self.names.class_names[target] for f in forms(n)}
+        # the class's names, the words that count it ("magazine titles"), and who holds them ("does the
+        # library network own"): none of them narrows the count
+        own = {f for n in (*self.names.class_names[target], counted_noun(text, COUNTING)) for f in forms(n)}
+        own |= {f for m in _HOLDER.finditer(text) for f in forms(m.group("holder"))}
         tokens = [w.lower() for w in re.findall(r"[^\W\d_]+", text)]
         for i, w in enumerate(tokens):
             before = tokens[max(0, i - 2):i]
-            if w in STOPWORDS | AUXILIARIES | DETERMINERS | SUBJECT_PRONOUNS | EXISTENTIAL or forms(w)[0] in own or \
-                    COUNTING.fullmatch(w) or w == "x":
+            if len(w) == 1 or w in STOPWORDS | AUXILIARIES | DETERMINERS | SUBJECT_PRONOUNS | EXISTENTIAL or \
+                    forms(w)[0] in own or COUNTING.fullmatch(w):
                 continue
             # where they are counted ("in the system", "on our books", "at the company"), or what the asker
             # does with them ("do we sell", "do you offer")

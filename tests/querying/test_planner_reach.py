@@ -128,3 +128,14 @@ def test_what_kind_of_thing_a_thing_is_is_its_most_specific_class(cooperative):
     assert ans.usage.calls == 0
     assert ans.layer == "ontology" and ans.text == "Wide Tide: kilim", ans.text
     assert answer_ontology(cooperative, "What type of thing is Ana Pell?").text == "Ana Pell: weaver"
+
+
+def test_a_whole_class_is_counted_only_where_the_question_says_nothing_more(cooperative):
+    """"How many rugs does the cooperative have?" counts them all; "… are still unsold?" and "… are
+    Persian?" ask for some of them, which no plan here says: no answer, not the count of all four."""
+    for question in ("How many rugs are there?", "How many rugs does the cooperative have?"):
+        ans = answer_ontology(cooperative, question)
+        assert ans.layer == "ontology" and ans.text.strip() == "4", (question, ans.text)
+    for question in ("How many rugs are still unsold?", "How many rugs are Persian?"):
+        ans = answer_ontology(cooperative, question)
+        assert "4" not in ans.text, (question, ans.text)
