@@ -162,8 +162,10 @@ def _kind(p: Term) -> str:
 
 
 def _dated(p: Term) -> bool:
-    """The property's values are points in time: dates, or years (a year of birth, of founding)."""
-    return _kind(p) == "date" or any(r.rsplit("#", 1)[-1] == "gYear" for r in p.ranges)
+    """The property's values are points in time: dates, or years (a year of birth, of founding: typed
+    as years, or numbers whose name says they are years)."""
+    return _kind(p) == "date" or any(r.rsplit("#", 1)[-1] == "gYear" for r in p.ranges) or \
+        _kind(p) == "number" and "year" in forms(p.words)
 
 
 class MeasureReadings:
