@@ -55,7 +55,7 @@ class ReadingEnumerator:
         things = [a for a in anchors if not a.is_value]
         singles: list[list[QuestionReading]] = [
             self._readings_of(a, uses, named, frozenset(c for b in things if b is not a and not overlap(a, b)
-                                                        for c in b.classes) if polar else frozenset(), words)
+                                                        for c in b.classes) if polar else frozenset(), words, polar)
             for a in anchors]
         out = [r for rs in singles for r in rs]
         # two anchors: the readings of one class that keep both (one path each)
@@ -76,13 +76,14 @@ class ReadingEnumerator:
         return out
 
     def _readings_of(self, a: Anchor, uses: Uses | None, named: frozenset[str] = frozenset(),
-                     related: frozenset[str] = frozenset(), words: frozenset[str] = frozenset()
-                     ) -> list[QuestionReading]:
+                     related: frozenset[str] = frozenset(), words: frozenset[str] = frozenset(),
+                     polar: bool = False) -> list[QuestionReading]:
         """One anchor's readings: the classes its paths reach (or that hold a value), then its attributes.
         `related`: the classes of the other things a yes/no question names ("Does A mentor B?"), for which
         a step the schema allows and the data never takes from A is read too: its nothing is the "no".
-        So is one of a relation between things of one kind whose verb the question says ("Who does X
-        report to?" of someone who reports to nobody): nothing is the answer, not the other end's."""
+        So is one of a relation whose verb the question says, between things of one kind ("Who does X
+        report to?" of someone who reports to nobody: nothing is the answer, not the other end's) or in a
+        yes/no question ("Has X ever borrowed anything?": nothing borrowed is the "no")."""
         if a.is_value:
             return self._holders(a)
         out: list[QuestionReading] = []
@@ -108,23 +109,27 @@ class ReadingEnumerator:
             # subjects does X offer?" of a school that offers none is 0, not a count of something else
             for (cls_iri, key), (text, fit, mids) in self.paths.schema_paths(a, longest=1).items():
                 if (cls_iri, key) not in paths:
-                    kin = self._said_between_kin(key[0][0], words)
-                    unheld = kin or any(self.vocab.compatible(cls_iri, c) for c in related)
+                    said = self._said(key[0][0], words)
+                    kin = said and self._between_kin(key[0][0])
+                    unheld = kin or said and polar or any(self.vocab.compatible(cls_iri, c) for c in related)
                     for r in along(cls_iri, key, text, fit, mids):
                         if unheld and not r.plan.count:
                             r.evidence["unheld"] = 1.0
-                            if kin:  # its verb said (see _said_between_kin): the scorer need not look again
-                                r.evidence["kin"] = 1.0
+                            if said:  # its verb said (see _said): the scorer need not look again
+                                r.evidence["said"] = 1.0
                         if r.plan.count or unheld:
                             out.append(r)
         return out + self._attributes(a)
 
-    def _said_between_kin(self, prop: str, words: frozenset[str]) -> bool:
-        """The question says the relation's verb, and the relation joins things of one kind (a domain and
-        a range that fit each other): only word order tells its ends apart."""
+    def _said(self, prop: str, words: frozenset[str]) -> bool:
+        """The question says a content word of the relation's name ("borrowed" of "borrowed by")."""
+        return bool(words) and self.names.names_property(prop, set(words))
+
+    def _between_kin(self, prop: str) -> bool:
+        """The relation joins things of one kind (a domain and a range that fit each other): only word
+        order tells its ends apart."""
         p = self.vocab.get(prop)
-        return p is not None and bool(words) and self.names.names_property(prop, set(words)) and \
-            any(self.vocab.compatible(d, g) for d in p.domains for g in p.ranges)
+        return p is not None and any(self.vocab.compatible(d, g) for d in p.domains for g in p.ranges)
 
     def _holders(self, a: Anchor) -> list[QuestionReading]:
         """An anchor value: the members of every class that may hold it."""

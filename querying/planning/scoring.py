@@ -74,7 +74,7 @@ class ReadingScorer:
             r.score = (sem + ASKS * asks + COVER * cover - STEP_COST * (r.steps - 1)
                        - MISFIT * (1 - r.evidence.get("fit", 1.0)))
             self._by_cues(r, cues, words)
-            if r.evidence.get("unheld") and not r.evidence.get("kin") and not self._relation_said(r, words):
+            if r.evidence.get("unheld") and not r.evidence.get("said") and not self._relation_said(r, words):
                 # a step the data never takes from X, read only where the question says that relation
                 r.evidence["unheld"] = 0.0
                 r.score -= EMPTY

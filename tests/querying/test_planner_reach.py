@@ -149,3 +149,13 @@ def test_an_age_is_read_off_a_year_and_an_average_age_is_passed_down(cooperative
     assert named(cooperative, "Who is the oldest weaver?", WEAVERS) == {"Ana Pell"}
     ans = answer_ontology(cooperative, "What is the average age of the weavers?")
     assert ans.layer == "none" and "19" not in ans.text, ans.text
+
+
+@pytest.mark.parametrize("question, verdict", [("Has Ana Pell ever led a workshop?", "Yes"),
+                                               ("Has Eli Strand ever led a workshop?", "No")])
+def test_yes_or_no_from_the_relation_the_question_says(cooperative, question, verdict):
+    """Eli leads no workshop: the relation the question says, found empty, is the "no" — not a "yes"
+    from another relation of Eli's (Eli works at a workshop)."""
+    ans = answer_ontology(cooperative, question)
+    assert ans.usage.calls == 0
+    assert ans.layer == "ontology" and ans.text.startswith(verdict), ans.text
