@@ -96,7 +96,10 @@ class FactLinker:
                 # meaning ("obtained Bachelor of Science" is a degree, whatever else it looks like)
                 like = self.lessons.value_sims(item)
                 if says_role:
-                    sims = np.maximum(sims, self.meaning.sims(ROLE_MEANING))
+                    role = self.meaning.sims(ROLE_MEANING)
+                    # "Northgate is one of the districts": a kind said in nothing but a class's words types
+                    # the entity, and is a value only of a property that holds roles or kinds
+                    sims = role if seg.complement and self.words.only_class_words(item) else np.maximum(sims, role)
                 sims = np.maximum(sims, like) if context == item else \
                     sims + LIKENESS_WEIGHT * np.clip(like - sims, 0, None)
                 meant = self.lessons.value_means.get((fold(seg.context), fold(item))) if seg.kind == "field" else None

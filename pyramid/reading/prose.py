@@ -220,7 +220,12 @@ class ProseReader:
                   sent.doc[t.i + 1] in subjects and t.pos_ in ("NOUN", "PROPN") and t.head == root]
         nouns += [t for t in root.children if t.dep_ == "attr" and t.pos_ == "NOUN" and t.text.islower()
                   and any(c.dep_ in ("acl", "prep", "relcl") for c in t.children)]
-        return [k for t in nouns if self.class_word(t.text) for k in _kind_phrase(t, n)]
+        kinds = [k for t in nouns if self.class_word(t.text) for k in _kind_phrase(t, n)]
+        # "Northgate is one of the eight districts of …": one of the things of a kind is a thing of it
+        partitive = [o for t in root.children if t.dep_ == "attr" and t.lower_ == "one"
+                     for p in t.children if p.dep_ == "prep" and p.lower_ == "of"
+                     for o in p.children if o.dep_ == "pobj" and o.pos_ == "NOUN" and self.class_word(o.text)]
+        return kinds + [k for o in partitive for k in _kind_phrase(o, n, counted=False)]
 
     def _entity_as_object(self, sent, subject, title: str, n: int) -> list[Segment]:
         """"The Department of X runs MRN4410": a named thing does something to the page's entity, which
@@ -312,10 +317,12 @@ def _kind_in_relative(rel, n: int) -> list[Segment]:
     return []
 
 
-def _kind_phrase(noun, n: int) -> list[Segment]:
+def _kind_phrase(noun, n: int, counted: bool = True) -> list[Segment]:
     """The noun with the words before it, no article ("a clinical nurse specialist born in …" → "clinical
-    nurse specialist"), as a complement: what the entity is said to be."""
-    text = " ".join(t.text for t in noun.subtree if t.dep_ != "det" and t.i <= noun.i)
+    nurse specialist"), as a complement: what the entity is said to be. Not `counted`: without the
+    number before it either ("the eight districts" → "districts")."""
+    skip = ("det",) if counted else ("det", "nummod")
+    text = " ".join(t.text for t in noun.subtree if t.dep_ not in skip and t.i <= noun.i)
     return [Segment(text, text, "prose", sentence=n, complement=True)] if text else []
 
 

@@ -137,3 +137,15 @@ def test_a_year_or_a_date_property_takes_a_year_not_any_number(tmp_path):
     born, released = vocab.by_iri[R + "bornYear"], vocab.by_iri[R + "releasedOn"]
     assert value_fits(born, "1947") and not value_fits(born, "6")
     assert value_fits(released, "3 March 1961") and not value_fits(released, "a 91-minute record")
+
+
+def test_one_of_the_things_of_a_kind_is_a_thing_of_that_kind(embedder, tmp_path):
+    """"Ada Brook is one of the four musicians …": the partitive types the entity a musician, and its kind
+    in nothing but a class's words ("musicians") is no value of any property."""
+    path = tmp_path / "records.ttl"
+    path.write_text(TTL, encoding="utf-8")
+    pages = [*PAGES, ("Ada Brook", "Ada Brook is one of the four musicians of the Harbour Quartet.")]
+    reader = PageReader(Vocab.from_schema(Schema.load(path)), embedder, titles=[t for t, _ in pages])
+    reading = reader.read_all(pages)[-1]
+    assert reading.cls == R + "Musician"
+    assert "musicians" not in {v.lower() for vs in facts(reading).values() for v in vs}
