@@ -29,6 +29,7 @@ _COMPARE = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "ne": "!=", "eq": "="}
 RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 RDFS_SUBCLASS = "http://www.w3.org/2000/01/rdf-schema#subClassOf"
 XSD_DOUBLE = "http://www.w3.org/2001/XMLSchema#double"
+XSD_INTEGER = "http://www.w3.org/2001/XMLSchema#integer"
 MAX_PATH, MAX_VALUES, MAX_CANDIDATES = 3, 50, 200
 # What an IRI may contain when written between <…> (RFC 3987's exclusions for IRIREF in SPARQL).
 _IRI = re.compile(r'^[A-Za-z][A-Za-z0-9+.\-]*:[^\s<>"{}|\\^`\x00-\x20]*$')
@@ -100,6 +101,8 @@ class QueryPlan(BaseModel):
     order: Order | None = None
     aggregate: Aggregate | None = Field(None, description="one value of the first returned property over "
                                                           "every answer, instead of the answers")
+    digits: int | None = Field(None, ge=0, le=6, description="the aggregate rounded to this many decimal places "
+                                                           "(\"rounded to the nearest euro\": 0)")
 
     def properties(self) -> set[str]:
         """Every property the plan uses: along its constraints and its ranking, and what it returns."""
@@ -189,6 +192,8 @@ def check_plan(plan: QueryPlan, vocab: Vocab) -> list[str]:
     if plan.kinds and (not plan.candidates or plan.count or plan.rank is not None or plan.order is not None
                        or plan.aggregate or plan.returns):
         problems.append("a plan for the kinds of things names the things (candidates) and nothing else to do")
+    if plan.digits is not None and not plan.aggregate:
+        problems.append("rounding (digits) applies to an aggregate only")
     if plan.aggregate and (len(plan.returns) != 1 or plan.count or plan.rank is not None):
         problems.append("an aggregate takes exactly one returned property, and no count or rank")
     problems += [f"candidate is not an IRI: {v!r}" for v in plan.candidates if not _IRI.match(v)]
@@ -283,7 +288,7 @@ def compile_plan(plan: QueryPlan, vocab: Vocab, *, limit: int | None = None) -> 
     if plan.order is not None:
         return _ordered(plan, lines, lines_label, vocab)
     if plan.aggregate:
-        return _aggregated(plan.aggregate, lines, returns[0])
+        return _aggregated(plan.aggregate, lines, returns[0], plan.digits)
     body = "\n  ".join(lines)
     if plan.count:
         return f"SELECT (COUNT(DISTINCT ?x) AS ?count) WHERE {{\n  {body}\n}}"
@@ -330,10 +335,14 @@ def _ordered(plan: QueryPlan, lines: list[str], label: str, vocab: Vocab) -> str
     return f"SELECT DISTINCT ?x ?x_label ?v WHERE {{\n  {body}\n}}\nORDER BY {way}({_sortable('?v')}) ?x"
 
 
-def _aggregated(fn: str, lines: list[str], var: str) -> str:
-    """One value over every answer's `var` (bound by the plan's OPTIONAL return); none when no answer has
-    it (an average of nothing is not 0)."""
+def _aggregated(fn: str, lines: list[str], var: str, digits: int | None = None) -> str:
+    """One value over every answer's `var` (bound by the plan's OPTIONAL return), rounded to `digits`
+    decimal places when asked; none when no answer has it (an average of nothing is not 0)."""
     value = f"{fn.upper()}(<{XSD_DOUBLE}>({var}))" if fn in ("avg", "sum") else f"{fn.upper()}({var})"
+    if digits is not None:
+        scale = 10 ** digits
+        value = f"(ROUND(<{XSD_DOUBLE}>({value}) * {scale}) / {scale})" if digits else \
+            f"<{XSD_INTEGER}>(ROUND(<{XSD_DOUBLE}>({value})))"
     body = "\n    ".join(lines)
     # each thing's value once, however many graphs state its type (a sum counts every row it sees)
     return (f"SELECT ({value} AS ?value) WHERE {{\n  {{ SELECT DISTINCT ?x {var} WHERE {{\n    {body}\n  }} }}\n}}"

@@ -123,6 +123,26 @@ def total_cue(text: str) -> re.Match | None:
 
 # a count per group: "in each department", "per supplier", "for every ward"
 GROUPED = re.compile(r"\b(?:each|every|per)\s+(?P<group>[^\W\d_]+)", re.IGNORECASE)
+# rounding asked for: "rounded to the nearest euro" (0 places), "to two decimal places", "rounded to 1
+# decimal" — the phrase is an instruction on the answer, not a superlative ("nearest") or a number
+ROUNDED = re.compile(r",?\s*\b(?:rounded|round(?:ed)?\s+off|given)?\s*\bto\s+(?:the\s+nearest\s+(?:whole\s+)?"
+                     r"(?P<whole>[^\W\d_]+)|(?P<n>\d|one|two|three|four)\s+decimal(?:\s+places?)?)\b", re.IGNORECASE)
+# "the nearest ten/hundred/thousand" rounds to tens: no decimal places say it
+_ROUND_TENS = frozenset({"ten", "tens", "hundred", "hundreds", "thousand", "thousands", "million"})
+
+
+def rounding(question: str) -> tuple[int | None, tuple[int, int] | None]:
+    """(decimal places, the phrase's span) of a rounding the question asks for; (None, None) when none
+    or one no count of decimal places says."""
+    m = ROUNDED.search(question)
+    if m is None:
+        return None, None
+    if m.group("whole"):
+        return (None, None) if m.group("whole").lower() in _ROUND_TENS else (0, m.span())
+    n = m.group("n").lower()
+    return int(CARDINALS.get(n, n)), m.span()
+
+
 # a list of things asked at once ("the price, weight and release date of X")
 # what stands between two coordinated names ("A and B", "A, B", "A or B"): they share one relation
 COORDINATED = re.compile(r"(?:,\s*)?(?:and|or|nor|as\s+well\s+as|and\s+also)|,|&", re.IGNORECASE)

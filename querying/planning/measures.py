@@ -46,6 +46,7 @@ from querying.planning.cues import (
     counted_noun,
     noun_after,
     one_of,
+    rounding,
     total_cue,
 )
 from querying.planning.names import SchemaNames, property_words
@@ -180,6 +181,9 @@ class MeasureReadings:
             return []
         named = [a for a in anchors if not a.is_value]
         text = _blanked(question, named)
+        digits, said = rounding(text)
+        if said is not None:  # "rounded to the nearest euro": how to write the answer, nothing measured
+            text = text[:said[0]] + " " * (said[1] - said[0]) + text[said[1]:]
         ranked = self._ranked(_SORTED.sub(" ", text))  # "sorted by price, highest first" ranks nothing
         compared = _compared(text)
         paired = _paired(text)
@@ -223,7 +227,7 @@ class MeasureReadings:
             if order is not None:
                 plan = plan.model_copy(update={"order": order})
             elif aggregate is not None:
-                plan = plan.model_copy(update={"aggregate": aggregate[0], "returns": [aggregate[1]]})
+                plan = plan.model_copy(update={"aggregate": aggregate[0], "returns": [aggregate[1]], "digits": digits})
             elif counting:
                 plan = plan.model_copy(update={"count": True})
             out.append(self._reading(plan, target, base, order, aggregate, (subject,) if subject else ()))

@@ -159,3 +159,12 @@ def test_yes_or_no_from_the_relation_the_question_says(cooperative, question, ve
     ans = answer_ontology(cooperative, question)
     assert ans.usage.calls == 0
     assert ans.layer == "ontology" and ans.text.startswith(verdict), ans.text
+
+
+def test_an_aggregate_is_rounded_as_asked(cooperative):
+    """The rugs' lengths are 300, 150, 120 and 240 cm: their average 202.5, to the nearest centimetre 203
+    (the phrase rounds the answer; "nearest" is no superlative)."""
+    ans = answer_ontology(cooperative, "What is the average length of the rugs, rounded to the nearest centimetre?")
+    assert ans.layer == "ontology" and ans.text.strip() == "203", ans.text
+    ans = answer_ontology(cooperative, "What is the average length of the rugs to two decimal places?")
+    assert ans.text.strip() == "202.5", ans.text
