@@ -96,10 +96,7 @@ class FactLinker:
                 # meaning ("obtained Bachelor of Science" is a degree, whatever else it looks like)
                 like = self.lessons.value_sims(item)
                 if says_role:
-                    role = self.meaning.sims(ROLE_MEANING)
-                    # "Northgate is one of the districts": a kind said in nothing but a class's words types
-                    # the entity, and is a value only of a property that holds roles or kinds
-                    sims = role if seg.complement and self.words.only_class_words(item) else np.maximum(sims, role)
+                    sims = self._as_role(seg, item, sims)
                 sims = np.maximum(sims, like) if context == item else \
                     sims + LIKENESS_WEIGHT * np.clip(like - sims, 0, None)
                 meant = self.lessons.value_means.get((fold(seg.context), fold(item))) if seg.kind == "field" else None
@@ -134,6 +131,13 @@ class FactLinker:
             if options:
                 out.append(options)
         return out
+
+    def _as_role(self, seg: Segment, item: str, sims: np.ndarray) -> np.ndarray:
+        """What a value said to be the entity's role or kind may state: a property for roles counts as much
+        as the value's own meaning. A kind said in nothing but a class's words ("Northgate is one of the
+        districts") types the entity, and is a value only of a property that holds roles or kinds."""
+        role = self.meaning.sims(ROLE_MEANING)
+        return role if seg.complement and self.words.only_class_words(item) else np.maximum(sims, role)
 
     def _thing_options(self, seg: Segment, item: str, kind: str | None, raw: np.ndarray, title: str,
                        in_title: bool) -> list[tuple[float, ReadFact]]:
