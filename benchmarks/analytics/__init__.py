@@ -179,16 +179,16 @@ def generate_library(seed: int = 13) -> tuple[str, str, list[dict[str, Any]]]:
 
 def library_files(root: Path) -> tuple[Path, Path, list[dict[str, Any]]]:
     """The library network written under `root`: (schema, instances, questions)."""
-    schema_ttl, instances_ttl, questions = generate_library()
-    root.mkdir(parents=True, exist_ok=True)
-    (root / "schema.ttl").write_text(schema_ttl, encoding="utf-8")
-    (root / "instances.ttl").write_text(instances_ttl, encoding="utf-8")
-    return root / "schema.ttl", root / "instances.ttl", questions
+    return _written(root, *generate_library())
 
 
 def catalogue_files(root: Path) -> tuple[Path, Path, list[dict[str, Any]]]:
     """The catalogue domain written under `root`: (schema, instances, questions)."""
-    schema_ttl, instances_ttl, questions = generate()
+    return _written(root, *generate())
+
+
+def _written(root: Path, schema_ttl: str, instances_ttl: str,
+             questions: list[dict[str, Any]]) -> tuple[Path, Path, list[dict[str, Any]]]:
     root.mkdir(parents=True, exist_ok=True)
     (root / "schema.ttl").write_text(schema_ttl, encoding="utf-8")
     (root / "instances.ttl").write_text(instances_ttl, encoding="utf-8")
