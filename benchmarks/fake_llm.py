@@ -67,6 +67,7 @@ class _Handler(BaseHTTPRequestHandler):
             srv.in_flight += 1
             srv.requests += 1
             srv.most_at_once = max(srv.most_at_once, srv.in_flight)
+        counted = True
         try:
             req = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
             prompt = next((m.get("content", "") for m in reversed(req.get("messages", []))
@@ -77,6 +78,11 @@ class _Handler(BaseHTTPRequestHandler):
             schema = (fmt.get("json_schema") or {}).get("schema") or fmt.get("schema")
             content = json.dumps(fill(schema, words, seed)) if schema else " ".join(words[:12])
             time.sleep(srv.delay_s)
+            # Counted out before the reply is sent: once the client has its reply it may send the next
+            # request, and that one must not find this one still counted in flight.
+            with srv.lock:
+                srv.in_flight -= 1
+                counted = False
             body = json.dumps({"id": "fake", "object": "chat.completion", "created": 0, "model": "slow",
                                "choices": [{"index": 0, "finish_reason": "stop",
                                             "message": {"role": "assistant", "content": content}}],
@@ -88,8 +94,9 @@ class _Handler(BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(body)
         finally:
-            with srv.lock:
-                srv.in_flight -= 1
+            if counted:
+                with srv.lock:
+                    srv.in_flight -= 1
 
 
 @contextmanager
