@@ -36,6 +36,7 @@ from benchmarks.pages import (
 )
 from benchmarks.report import md_table, write_report
 from pyramid.progress import NullProgress, Progress
+from pyramid.reading.terms import iso_date
 from pyramid.session import Session
 from pyramid.types import LAYERS, Answer
 from pyramid.workspace import atomic_write_text
@@ -106,8 +107,10 @@ def score_extraction(pages: Sequence[Mapping[str, Any]], gold: Gold, docs: Mappi
 
 # ------------------------------------------------------------------ questions
 def _said(value: str, text: str) -> bool:
-    """A gold string in an answer: as whole words, case folded (a count '3' is not the '3' of '13')."""
-    return re.search(rf"(?<!\w){re.escape(value.strip().casefold())}(?!\w)", text.casefold()) is not None
+    """A gold string in an answer: as whole words, case folded (a count '3' is not the '3' of '13'); a gold
+    day also as xsd:date writes it ("28 June 2025" is said by "2025-06-28")."""
+    forms = [value.strip().casefold(), *filter(None, [iso_date(value)])]
+    return any(re.search(rf"(?<!\w){re.escape(f)}(?!\w)", text.casefold()) is not None for f in forms)
 
 
 def score_question(q: Mapping[str, Any], ans: Answer, seconds: float) -> dict[str, Any]:

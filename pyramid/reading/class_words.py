@@ -14,9 +14,10 @@ from pyramid.reading.english import (
     DETERMINERS,
     INVARIANT_NOUNS,
     NAME_HEAD_PREPOSITIONS,
+    NAME_JOINERS,
 )
 from pyramid.reading.values import MAX_ITEM_WORDS
-from pyramid.vocab import Vocab, singular, word_forms
+from pyramid.vocab import IRREGULAR_PLURALS, Vocab, singular, word_forms
 
 _ASKING = frozenset({"which", "what", "whose"})  # a wh-word that takes a noun: "which department"
 MAX_LABEL_WORDS = 3       # a field label naming its values' class is a noun phrase this short
@@ -42,10 +43,13 @@ class ClassWords:
         "actor" → a class labelled "screen actor" whose local name is Actor)."""
         words = _stems(text)
         split = text.split()
-        if len(split) > 1 and all(w[:1].isupper() for w in split) and _plural(split[-1]):
-            # one thing is not named by its class's plural: "Vesperline Films" is a studio, not a film
-            # (a label's plural, "Genres:", still names the class of what it lists)
-            words -= _stems(split[-1])
+        if len(split) > 1 and all(w[:1].isupper() or w in NAME_JOINERS for w in split) and split[0][:1].isupper():
+            # one thing is not named by its class's plural: "Vesperline Films" is a studio, not a film;
+            # "Parks and Open Spaces" a department, no park (a label's plural, "Genres:", still names the
+            # class of what it lists)
+            for w in split:
+                if _plural(w):
+                    words -= _stems(w)
         named = [c for c, sets in self.by_name.items() if any(ws <= words for ws in sets)]
         return max(named, key=lambda c: len(self.vocab.ancestors(c))) if named else None
 
@@ -72,7 +76,15 @@ class ClassWords:
         if not first or relational(" ".join(first), self.class_word):  # "head of department": a role in one
             return None
         cls = self.class_word(" ".join(first))
-        return cls if cls and singular(first[-1]) in self.by_class[cls] else None
+        if cls is not None and singular(first[-1]) in self.by_class[cls]:
+            return cls
+        # "one of the departments", "one of the harbour offices": the head of a class's name
+        return self.head_named(first[-1], min_words=1)
+
+    def kind_word(self, noun: str) -> str | None:
+        """The class a common noun names: a class's word, or the head of a class's name ("departments" for
+        "council department")."""
+        return self.class_word(noun) or self.head_named(noun, min_words=1)
 
     def head_named(self, title: str, *, min_words: int = 2) -> str | None:
         """The class whose name's head word is the title's last word ("Golden Heron Prize" → the class
@@ -84,7 +96,7 @@ class ClassWords:
             return None
         last = singular(words[-1])
         heads = [c.iri for c in self.vocab.classes
-                 if any(min(word_forms(fold(alt).split()[-1]), key=len) == last for alt in c.alternatives if fold(alt))]
+                 if any(min(word_forms(name_head(alt)), key=len) == last for alt in c.alternatives if fold(alt))]
         return min(heads, key=lambda c: len(self.vocab.ancestors(c))) if heads else None
 
     def common_kind(self, value: str) -> tuple[str, list[str]] | None:
@@ -98,13 +110,27 @@ class ClassWords:
             return None  # "its lead clinician" describes (a possessive), it names no one
         # the kind word against each class name's last word, in any of their forms ("genres", "genre")
         heads = [c.iri for c in self.vocab.classes for alt in c.alternatives
-                 if fold(alt) and word_forms(words[-1]) & word_forms(fold(alt).split()[-1])]
+                 if fold(alt) and word_forms(words[-1]) & word_forms(name_head(alt))]
         cls = min(heads, key=lambda c: len(self.vocab.ancestors(c))) if heads else None
         before = " ".join(w for w in words[:-1] if w.lower() not in ARTICLES | ARTICLES_INDEFINITE)
         if cls is None or not before or any(ch.isdigit() for ch in before) or self.class_word(before):
             return None
         parts = [p.strip() for p in re.split(r",|\band\b|\bor\b", before) if p.strip()]
         return (cls, parts) if parts else None
+
+    def leading_kind(self, value: str) -> tuple[str, list[str]] | None:
+        """A plural class word before the names of its things ("Councillors Ann Lee and Bo Wu"): the class,
+        and the names. Plural only: "Councillor Ann Lee" is one person with a title."""
+        words = value.split()
+        first = words[0].lower() if words else ""
+        if len(words) < 3 or singular(first) == first or not first.isalpha():
+            return None
+        heads = [c.iri for c in self.vocab.classes for alt in c.alternatives
+                 if fold(alt) and name_head(alt) == singular(first)]
+        parts = [p.strip() for p in re.split(r",|\band\b|\bor\b", " ".join(words[1:])) if p.strip()]
+        if not heads or not parts or not all(p[:1].isupper() for p in parts):
+            return None
+        return min(heads, key=lambda c: len(self.vocab.ancestors(c))), parts
 
     def named_exactly(self, value: str) -> str | None:
         """The class a value is, word for word, a name of ("Type: outpatient clinic", "Role: a nurse"):
@@ -159,10 +185,18 @@ def _stems(text: str) -> set[str]:
     return {singular(w) for w in fold(text).split()}
 
 
+def name_head(name: str) -> str:
+    """A class name's head noun: its last word, or the word before its "of" or "for" ("head of service" is
+    a head, "centre for research" a centre)."""
+    words = fold(name).split()
+    cut = next((i for i, w in enumerate(words) if w in ("of", "for") and i > 0), len(words))
+    return words[cut - 1] if words else ""
+
+
 def _plural(word: str) -> bool:
     folded = fold(word)
-    return folded.endswith("s") and not folded.endswith("ss") and folded not in INVARIANT_NOUNS and \
-        singular(folded) != folded
+    return (folded in IRREGULAR_PLURALS or (folded.endswith("s") and not folded.endswith("ss"))) and \
+        folded not in INVARIANT_NOUNS and singular(folded) != folded
 
 
 def head_word(name: str) -> str:

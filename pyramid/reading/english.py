@@ -48,6 +48,10 @@ NUMBER_WORDS = frozenset({"one", "two", "three", "four", "five", "six", "seven",
 # the words that scale a number ("$35.5 million") and the hedges said before one ("about 17.3 million")
 SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9}
 SCALE_WORDS = {"k": "thousand", "m": "million", "mn": "million", "bn": "billion"}  # the short forms in words
+# Words that take a part of a set ("one of the two councillors", "each of the five wards"): the set's
+# number is its size, no count of the thing said to be in it.
+PARTITIVE_HEADS = frozenset({"one", "each", "some", "any", "all", "none", "either", "neither", "both", "many", "most",
+                             "few", "several", "another"})
 NUMBER_HEDGES = frozenset({"about", "around", "roughly", "approximately", "some", "nearly", "almost", "approx"})
 # the counting words a number is written as, with their digits ("three credits" → 3)
 CARDINALS = {w: str(i) for i, w in enumerate(

@@ -24,7 +24,7 @@ from pyramid.reading.class_words import ClassWords, head_word
 from pyramid.reading.meaning import PropertyMeaning
 from pyramid.reading.page import Page, PageReading, ReadFact, Segment
 from pyramid.reading.terms import is_date, is_named, value_fits
-from pyramid.reading.values import MAX_ITEM_WORDS, NUMBER, is_list, list_items
+from pyramid.reading.values import MAX_ITEM_WORDS, NUMBER, is_list, list_items, name_before_noun
 from pyramid.vocab import Term, Vocab
 
 MAX_EXAMPLES = 60         # example values kept per property: enough to say what its values look like
@@ -105,7 +105,9 @@ class CorpusLessons:
                         tally[1] += len(items)
                         bag = self.examples.setdefault(prop, [])
                         for item in items:
-                            if len(bag) < MAX_EXAMPLES and item not in bag:
+                            # a class's name ("Role: councillor") says what the entity is, not what the
+                            # property's values look like
+                            if len(bag) < MAX_EXAMPLES and item not in bag and not self.words.only_class_words(item):
                                 bag.append(item)
         self._learn_numeric(shapes)
         for head, names in heads.items():
@@ -168,7 +170,8 @@ class CorpusLessons:
                 bag = self.examples.setdefault(f.prop, [])
                 # a value of many words is a sentence or a list left whole: as an example it would make
                 # every value sharing a word with it look like the property's
-                if len(bag) < MAX_EXAMPLES and f.value not in bag and len(f.value.split()) <= MAX_ITEM_WORDS:
+                if len(bag) < MAX_EXAMPLES and f.value not in bag and len(f.value.split()) <= MAX_ITEM_WORDS \
+                        and not self.words.only_class_words(f.value):
                     bag.append(f.value)
                     gained = True
         if gained:
@@ -259,6 +262,9 @@ class CorpusLessons:
     def things(self, value: str) -> list[str]:
         """Two things named as one value — "School of Accounting and Finance and Department of Applied
         Mathematics" — are two values: cut at an "and" where both sides name a thing of a class."""
+        bare = name_before_noun(value)
+        if name_key(without_article(bare[0] if bare else value)) in self.words.titles:
+            return [value]  # a page's title ("Libraries and Archives"), whatever noun follows it, is one name
         words = value.split()
         for i, w in enumerate(words):
             if w.lower() == "and" and 0 < i < len(words) - 1:

@@ -8,13 +8,14 @@ short. The entity's class (pyramid.reading.entity_class) chooses among the candi
 
 from __future__ import annotations
 
+import re
 from functools import cached_property
 
 import numpy as np
 
 from pyramid.normalise import codes_in, fold, name_key
 from pyramid.reading.class_words import ClassWords, name_like, relational
-from pyramid.reading.english import POSSESSIVES, PREDICATIVE_AS
+from pyramid.reading.english import POSSESSIVES, PREDICATIVE_AS, PROPERTY_NAME_FUNCTION_WORDS
 from pyramid.reading.lessons import CorpusLessons
 from pyramid.reading.meaning import CONFIDENT, MIN_SIMILARITY, PropertyMeaning
 from pyramid.reading.page import ReadFact, Segment
@@ -30,13 +31,16 @@ from pyramid.reading.terms import (
     shaped_part,
     typed_form,
 )
-from pyramid.reading.values import MAX_ITEM_WORDS, NUMBER
-from pyramid.vocab import Vocab, local_name
+from pyramid.reading.values import MAX_ITEM_WORDS, NUMBER, name_before_noun
+from pyramid.vocab import Vocab, local_name, singular
 
 OBJECT_SIMILARITY = 0.15  # an object property needs at least this much of its label's meaning too
 NUMBER_WORDS_SIMILARITY = 0.15  # a sentence's number whose noun means a numeric property less is none of its
 MIN_THING_SHARE = 0.5     # a list whose items are less than this share names of things lists plain values
 LIKENESS_WEIGHT = 0.5     # the share of what a value's likeness adds to its verb's meaning that counts
+YEAR = re.compile(r"^(1[0-9]|20)\d\d$")  # a number that reads as a year of the last millennium or this one
+YEAR_RANGES = {"gYear"}
+YEAR_MARGIN = 0.01        # a year goes to a property of years before a count's, where nothing else says
 MIN_IN_TITLE_CHARS = 2    # an item this short is inside any title by chance
 
 
@@ -50,6 +54,7 @@ class FactLinker:
 
     def __init__(self, vocab: Vocab, meaning: PropertyMeaning, lessons: CorpusLessons, words: ClassWords) -> None:
         self.vocab, self.meaning, self.lessons, self.words = vocab, meaning, lessons, words
+        self._paged_count, self._paged = -1, set()
 
     def candidates(self, seg: Segment, title: str = "") -> list[list[tuple[float, ReadFact]]]:
         """For each value of the segment (a list field: each item), the facts it could state, best
@@ -66,19 +71,8 @@ class FactLinker:
         out = []
         label = self.label_sims(seg.context) if seg.kind == "field" else self.meaning.sims(seg.context)
         plain = float(label.max()) >= CONFIDENT
-        kinds = [self._mention_class(item, seg) if not seg.number else None for item in items]
-        named = self._common_kinds(seg, items) if not seg.number else []
-        if named:  # the things are the names before the kind word; the items as written stay values
-            out += named
-            kinds = [None] * len(items)
-        if len(items) > 1 and sum(k is not None for k in kinds) < MIN_THING_SHARE * len(items):
-            # a list states one property: mostly plain values ("Expertise: metaphor, lexicon, Faculty of
-            # Humanities") make its few names of things values like the rest, not links to things
-            kinds = [None] * len(items)
-        elif len(items) > 1 and len(set(kinds) - {None}) == 1:
-            # a list mostly of things of one class states one property: its other items are of that class
-            # too ("thriller and horror" where the corpus gave "horror" as a genre)
-            kinds = [next(k for k in kinds if k is not None)] * len(items)
+        kinds, named = self._kinds(seg, items)
+        out += named
         # a copula's complement ("X is Chairperson") or a predicative "as" ("X serves as Chairperson")
         # says what the entity is: its role
         # (a card's line is no such sentence: a column of them is learnt from what its items are like)
@@ -97,8 +91,12 @@ class FactLinker:
                 like = self.lessons.value_sims(item)
                 if says_role:
                     sims = self._as_role(seg, item, sims)
-                sims = np.maximum(sims, like) if context == item else \
-                    sims + LIKENESS_WEIGHT * np.clip(like - sims, 0, None)
+                if seg.complement and self.words.kind_said(item):
+                    pass  # a kind in a class's words ("X is one of the councillors") is like no value
+                elif context == item:
+                    sims = np.maximum(sims, like)
+                else:
+                    sims = sims + LIKENESS_WEIGHT * np.clip(like - sims, 0, None)
                 meant = self.lessons.value_means.get((fold(seg.context), fold(item))) if seg.kind == "field" else None
                 if meant is not None and fold(seg.context) not in self.lessons.label_means:
                     # an item of a vague column that values like it elsewhere say plainly what it is
@@ -115,29 +113,104 @@ class FactLinker:
                 sims = np.where(weak, np.minimum(sims, raw), sims)
             if number is not None and not seg.aside:
                 sims = np.maximum(sims, self._numeric_floor)
-            for j, p in enumerate(self.meaning.props):
-                if only is not None and p.iri != only:
-                    continue
-                # a name, title or code comes from a field under a label that plainly says so, or one
-                # that repeats the page's title (else from the title): "Expertise: organic synthesis" is
-                # not the entity's name
-                # … the number of a quantity to a numeric property only ("26 April" stays words elsewhere)
-                stated = number if number is not None and self._numeric_floor[j] > 0 else typed_form(p, item)
-                if p.kind == "datatype" and sims[j] >= MIN_SIMILARITY and self.lessons.takes(p, stated) and \
-                        not (is_named(p) and (seg.kind == "prose" or (raw[j] < CONFIDENT and not in_title))):
-                    value = seg.value if is_named(p) and len(items) > 1 else stated
-                    options.append((float(sims[j]), ReadFact("", p.iri, value, False, "", seg.context)))
+            options += self._value_options(seg, item, kind, (sims, raw), number, only, in_title, len(items))
             options.sort(key=lambda x: -x[0])
             if options:
                 out.append(options)
         return out
 
+    def _kinds(self, seg: Segment, items: list[str]) -> tuple[list[str | None], list[list[tuple[float, ReadFact]]]]:
+        """The class of the thing each item names (None: a plain value; items may be cut to the name), and the
+        things named with a kind word around them ("the drama genre", "Councillors A and B")."""
+        kinds = [self._mention_class(item, seg) if not seg.number else None for item in items]
+        for k, item in enumerate(items):
+            # "the Libraries and Archives portfolio": a known thing's name, then a noun that says what it is
+            # to the entity — not its kind ("the Brindle Hill swimming pool" is a pool)
+            bare = name_before_noun(item) if not seg.number else None
+            if bare is not None and not self.words.class_word(" ".join(bare[1])) and \
+                    ((cls := self.lessons.class_named(bare[0])) or name_key(bare[0]) in self.words.titles):
+                items[k], kinds[k] = bare[0], cls or ""
+        named = self._common_kinds(seg, items) if not seg.number else []
+        if named:  # the things are the names before the kind word; the items as written stay values
+            return [None] * len(items), named
+        if len(items) > 1 and sum(k is not None for k in kinds) < MIN_THING_SHARE * len(items):
+            # a list states one property: mostly plain values ("Expertise: metaphor, lexicon, Faculty of
+            # Humanities") make its few names of things values like the rest, not links to things
+            return [None] * len(items), []
+        if len(items) > 1 and len(set(kinds) - {None}) == 1:
+            # a list mostly of things of one class states one property: its other items are of that class
+            # too ("thriller and horror" where the corpus gave "horror" as a genre)
+            return [next(k for k in kinds if k is not None)] * len(items), []
+        return kinds, []
+
+    def _value_options(self, seg: Segment, item: str, kind: str | None, scores: tuple[np.ndarray, np.ndarray],
+                       number: str | None, only: str | None, in_title: bool, listed: int) -> list[tuple[float, ReadFact]]:
+        """The datatype properties a value may state, at their scores (`scores`: with what the value is like,
+        and the words' meaning alone)."""
+        sims, raw = scores
+        said = self._said_by_noun(item)
+        out = []
+        for j, p in enumerate(self.meaning.props):
+            if only is not None and p.iri != only:
+                continue
+            # a name, title or code comes from a field under a label that plainly says so, or one
+            # that repeats the page's title (else from the title): "Expertise: organic synthesis" is
+            # not the entity's name
+            # … the number of a quantity to a numeric property only ("26 April" stays words elsewhere)
+            stated = number if number is not None and self._numeric_floor[j] > 0 else typed_form(p, item)
+            score = float(sims[j])
+            if p.iri in said:  # "the People First group" to "political group": the name before the noun
+                stated, score = typed_form(p, said[p.iri][0]), max(score, said[p.iri][1])
+            if p.kind == "datatype" and score >= MIN_SIMILARITY and self.lessons.takes(p, stated) and \
+                    not (is_named(p) and (seg.kind == "prose" or (raw[j] < CONFIDENT and not in_title))) and \
+                    not (kind and not seg.complement and raw[j] < CONFIDENT):
+                # (a thing of a known class is a plain value only where the words plainly say so: "Facility:
+                # The Plunge" on a district's page names a facility, and no address or postcode)
+                value = seg.value if is_named(p) and listed > 1 else stated
+                out.append((score, ReadFact("", p.iri, value, False, "", seg.context)))
+        return out
+
+    @cached_property
+    def _role_property(self) -> np.ndarray:
+        """The datatype property nearest in meaning to a role, at that similarity (0 for every other)."""
+        role = np.where([p.kind == "datatype" for p in self.meaning.props], self.meaning.sims(ROLE_MEANING), 0.0)
+        best = int(role.argmax()) if len(role) else 0
+        return np.where(np.arange(len(role)) == best, role, 0.0)
+
+    def _has_pages(self, ranges: tuple[str, ...]) -> bool:
+        """Things of these classes have pages of their own in the corpus (their titles were typed so)."""
+        if self._paged_count != len(self.lessons.titled):  # the lessons learn page classes as they go
+            self._paged_count = len(self.lessons.titled)
+            self._paged = {c for k in self.lessons.titled if (c := self.lessons.known.get(k))}
+        return bool(ranges) and any(self.vocab.fits(c, ranges) for c in self._paged)
+
+    def _said_by_noun(self, item: str) -> dict[str, tuple[str, float]]:
+        """Datatype properties a value names with its own closing noun ("the HF7 postcode area", "the People
+        First group"): for each, the name before the noun, and how plainly the noun says the property
+        (`CONFIDENT` where the nouns are all the property's words, `MIN_SIMILARITY` where the noun is its
+        head, the last of them: the entity's class then decides)."""
+        bare = name_before_noun(item)
+        if bare is None:
+            return {}
+        name, tail = bare
+        nouns = {singular(w) for w in tail}
+        out = {}
+        for p in self.meaning.props:
+            words = [singular(w) for w in p.words.split() if w not in PROPERTY_NAME_FUNCTION_WORDS]
+            if p.kind == "datatype" and words and singular(tail[-1]) in words:
+                out[p.iri] = (name, CONFIDENT if set(words) <= nouns else
+                              MIN_SIMILARITY if singular(tail[-1]) == words[-1] else 0.0)
+        return out
+
     def _as_role(self, seg: Segment, item: str, sims: np.ndarray) -> np.ndarray:
         """What a value said to be the entity's role or kind may state: a property for roles counts as much
         as the value's own meaning. A kind said in nothing but a class's words ("Northgate is one of the
-        districts") types the entity, and is a value only of a property that holds roles or kinds."""
+        districts", "one of your elected councillors") types the entity, and is a value only of the
+        property for roles or kinds (the one nearest a role in meaning)."""
         role = self.meaning.sims(ROLE_MEANING)
-        return role if seg.complement and self.words.only_class_words(item) else np.maximum(sims, role)
+        if seg.complement and self.words.kind_said(item):
+            return self._role_property  # only the schema's one property for roles or kinds
+        return np.maximum(sims, role)
 
     def _thing_options(self, seg: Segment, item: str, kind: str | None, raw: np.ndarray, title: str,
                        in_title: bool) -> list[tuple[float, ReadFact]]:
@@ -157,6 +230,10 @@ class FactLinker:
             if p.kind != "object" or (kind and p.ranges and not self.vocab.fits(kind, p.ranges)) or \
                     (not kind and raw[j] < OBJECT_SIMILARITY):
                 continue
+            if not kind and raw[j] < CONFIDENT and not another and self._has_pages(p.ranges):
+                # the range's things have pages of their own and this name has none: only words that plainly
+                # mean the relation link it ("is run by Hollinsford City Council" names no officer)
+                continue
             rng = kind or (p.ranges[0] if p.ranges else "")
             # a thing of a known class: the types decide (above any datatype reading); a name of no known
             # class competes with the datatype readings on meaning alone
@@ -164,15 +241,18 @@ class FactLinker:
         return options
 
     def _common_kinds(self, seg: Segment, items: list[str]) -> list[list[tuple[float, ReadFact]]]:
-        """Names before a common noun of their kind ("the drama and horror genres"): each a thing of that
-        kind, for the object properties that range over it (the value as written stays what it was for
-        every other reading: "core English proficiency course" is still a description)."""
-        common = self.words.common_kind(items[-1]) if items else None
-        if common is None:
+        """Names before a common noun of their kind ("the drama and horror genres"), or after its plural
+        ("Councillors Ann Lee and Bo Wu"): each a thing of that kind, for the object properties that range
+        over it (the value as written stays what it was for every other reading: "core English
+        proficiency course" is still a description)."""
+        if (lead := self.words.leading_kind(seg.value)) is not None:
+            cls, names = lead  # "Councillors Ann Lee and Bo Wu": the plural kind word opens the list
+        elif (common := self.words.common_kind(items[-1]) if items else None) is not None:
+            cls, parts = common
+            # the kind word closing a list is every item's ("the romance and horror genres")
+            names = [*(i for i in items[:-1] if not self.words.class_word(i)), *parts]
+        else:
             return []
-        cls, parts = common
-        # the kind word closing a list is every item's ("the romance and horror genres")
-        names = [*(i for i in items[:-1] if not self.words.class_word(i)), *parts]
         props = [p for p in self.meaning.props if p.kind == "object" and p.ranges and self.vocab.fits(cls, p.ranges)]
         sims = self.meaning.sims(seg.context)
         index = {p.iri: j for j, p in enumerate(self.meaning.props)}
@@ -192,6 +272,8 @@ class FactLinker:
         for a thing of no known class (another page's title, a name the parser saw); None for a
         plain value."""
         key = name_key(value)
+        if shape_of(value) is not None or shaped_part(value) is not None:
+            return None  # an address names no thing, whatever words its domain holds ("ann@x-hospital.org")
         if relational(value, self.words.class_word) or value.split()[:1] and value.split()[0].lower() in POSSESSIVES:
             return None  # "Head of the Department of X" is a role in one; "its lead clinician" a description
         named = self.lessons.class_named(value)
@@ -213,6 +295,8 @@ class FactLinker:
         ann@x.org"), to the property named for its shape (which then takes the address alone)."""
         if NUMBER.match(item.strip()) and not aside:
             sims = np.maximum(sims, self._numeric_floor)
+            if YEAR.match(item.strip()):  # "open since 1924": a year, before a count, to a property of years
+                sims = np.maximum(sims, self._year_floor)
         if is_date(item):
             sims = np.maximum(sims, self._date_floor)
         elif shape_of(item) == "phone":
@@ -234,6 +318,11 @@ class FactLinker:
     def _date_floor(self) -> np.ndarray:
         return np.array([MIN_SIMILARITY if p.kind == "datatype" and {local_name(r) for r in p.ranges} & TEMPORAL_RANGES
                          else 0.0 for p in self.meaning.props])
+
+    @cached_property
+    def _year_floor(self) -> np.ndarray:
+        return np.array([MIN_SIMILARITY + YEAR_MARGIN if p.kind == "datatype" and
+                         {local_name(r) for r in p.ranges} & YEAR_RANGES else 0.0 for p in self.meaning.props])
 
     @cached_property
     def _numeric_floor(self) -> np.ndarray:

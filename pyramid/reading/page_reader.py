@@ -83,7 +83,8 @@ class PageReader:
         self.linker = FactLinker(vocab, self.meaning, self.lessons, self.words)
         self.classifier = EntityClassifier(vocab, self.meaning, self.lessons, self.linker)
         self.assembler = PageAssembler(vocab, self.meaning, self.linker, self.classifier)
-        self.segmenter = PageSegmenter(self.meaning, self.words, ProseReader(self.words.names_thing, self.words.class_word))
+        prose = ProseReader(self.words.names_thing, self.words.class_word, self.words.kind_word)
+        self.segmenter = PageSegmenter(self.meaning, self.words, prose)
 
     # -- what the corpus taught (the lessons' own objects: changes to them are the reader's)
     @property
@@ -150,10 +151,11 @@ class PageReader:
         meant = self.learn_label_meanings(pages, readings)
         learnt = self.learn_linked(pages, readings) or meant
         if learnt or titled:
-            # the pages whose values no label said plainly (a sentence's, or a field's under a vague label),
-            # and those naming a title whose class was just learnt
-            readings = [self.link(p) if (learnt and any(seg.kind == "prose" or self.meaning.vague(seg.context)
-                                                        for seg in p.segments)) or self._names_any(p, titled)
+            # the pages whose values no label said plainly (a sentence's, or a field's under a vague label) —
+            # what they name is now known to have, or not to have, a page of its class —, and those naming a
+            # title whose class was just learnt
+            readings = [self.link(p) if any(seg.kind == "prose" or self.meaning.vague(seg.context)
+                                            for seg in p.segments) or self._names_any(p, titled)
                         else r for p, r in zip(pages, readings)]
         return drop_contradicted(self.vocab, readings)
 

@@ -20,6 +20,7 @@ from pyramid.reading.english import (
     MONTHS,
     NAME_HEAD_PREPOSITIONS,
     NAME_RUN_JOINERS,
+    PARTITIVE_HEADS,
     PREDICATIVE_AS,
     parser,
 )
@@ -40,9 +41,12 @@ class ProseReader:
     """What a page's sentences state about its entity: the parser's tree read from the verb down."""
 
     def __init__(self, names_thing: Callable[[str], bool],
-                 class_word: Callable[[str], str | None] = lambda text: None) -> None:
+                 class_word: Callable[[str], str | None] = lambda text: None,
+                 kind_word: Callable[[str], str | None] | None = None) -> None:
         self.names_thing = names_thing  # the words name a thing of the schema's classes (a class word, a title)
         self.class_word = class_word    # the class a name's own words say ("Department of …"), if any
+        # the class a common noun names: a class's word, or a class name's head ("departments")
+        self.kind_word = kind_word or class_word
 
     @property
     def nlp(self):
@@ -55,6 +59,29 @@ class ProseReader:
         a, b using c and d."), not a clause; a participle inside a noun phrase ("methods using x") is no
         clause's verb."""
         return not any(t.tag_ in FINITE_VERB_TAGS for t in self.nlp(text))
+
+    def answered(self, text: str, title: str) -> str | None:
+        """What an answer said as a clause about something other than the entity states: a name said to be
+        what was asked ("Ann Lee is the head of service." → "Ann Lee"), else its end ("Collection day is
+        Wednesday." → "Wednesday", "Postcodes there begin HF1." → "HF1"; English puts the new word last).
+        None where the clause's subject stands for the entity (the sentence is read as prose) or the clause
+        ends in no object, complement or prepositional object."""
+        doc = self.nlp(text)
+        root = next(iter(doc.sents)).root if len(doc) else None
+        subjects = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")] if root is not None else []
+        if root is None or root.pos_ not in ("VERB", "AUX") or len(subjects) != 1 or subjects[0].pos_ == "PRON" or \
+                (subjects[0].pos_ == "PROPN" and self._about_entity(subjects[0], title)):
+            return None  # (a common noun in an answer, "the gauge there", is the thing asked about, not the entity)
+        if subjects[0].pos_ == "PROPN" and root.lemma_ == "be":
+            return _name_run(_span(subjects[0])).text.strip(" ,.") or None
+        if subjects[0].pos_ != "NOUN":
+            return None
+        ends = [c for c in root.children if c.dep_ in ("dobj", "attr", "oprd")]
+        ends += [o for c in root.children if c.dep_ in ("prep", "agent") for o in c.children if o.dep_ == "pobj"]
+        last = max(ends, key=lambda t: t.right_edge.i, default=None)
+        if last is None:
+            return None
+        return doc[last.left_edge.i:last.right_edge.i + 1].text.strip(" ,.") or None
 
     def without_lead_words(self, text: str) -> str:
         """An answer without the adverbs, determiners and prepositions that open it ("Mostly a, b and c"
@@ -152,13 +179,7 @@ class ProseReader:
         holders = subjects + ([root] if root.lower_ == "it" else [])
         out: list[Segment] = [k for s in holders for rel in s.children if rel.dep_ == "relcl"
                               for k in _kind_in_relative(rel, n)] + self._kinds_named(sent, subjects, root, n)
-        for span in _whole_values(sent):
-            # a date or a phone number is one value, though the parser splits it into numbers
-            if not any(t.i in taken for t in span):
-                context = " ".join(w.text for w in _path(span.root, root) if w.pos_ in ("VERB", "AUX", "ADP")
-                                   and not (span.start <= w.i < span.end))
-                out.append(Segment(context or root.text, span.text, "prose", sentence=n))
-                taken.update(t.i for t in span)
+        out += _whole_value_segments(sent, root, subjects, taken, n)
         listed = _list_segment(sent, root, subjects, n)
         if listed is not None:
             out.append(listed[0])
@@ -189,13 +210,19 @@ class ProseReader:
                     tok.i not in inner:
                 if any(c.dep_ == "nummod" and _cardinal(c) is not None for c in tok.children):
                     continue  # "at level 3": the number is the value, the noun its context (below)
+                if tok.dep_ == "attr" and any(c.dep_ == "expl" for c in tok.head.children):
+                    continue  # "there is a bus every 15 minutes": what exists is no complement of the entity
+                if _member_of_name(tok):
+                    continue  # "is a member of the Kestrel group": the name is the value, "member of" says how
+                if _partitive_set(tok):
+                    continue  # "one of the eight districts": what the entity is (a kind, read above), no value
                 span = _value_span(tok, self.names_thing)
                 if self.names_thing(span.text):
                     span = _name_run(span)
                 # (an address is no common noun, whatever tag the parser gives it: "ann@x.org")
                 bare = len(span) == 1 and tok.pos_ == "NOUN" and tok.text.islower() and not _address(tok)
                 if bare and ((tok.dep_ == "attr" and tok.head == root) or _predicative_as(tok, root, objects)) \
-                        and not any(t.i in taken for t in span) and self.class_word(tok.text):
+                        and not any(t.i in taken for t in span) and self.kind_word(tok.text):
                     # "X is a lecturer in …", "X works as a nurse": the bare noun names a class — what the
                     # entity is
                     out.append(Segment(tok.text, tok.text, "prose", sentence=n, complement=True))
@@ -220,11 +247,11 @@ class ProseReader:
                   sent.doc[t.i + 1] in subjects and t.pos_ in ("NOUN", "PROPN") and t.head == root]
         nouns += [t for t in root.children if t.dep_ == "attr" and t.pos_ == "NOUN" and t.text.islower()
                   and any(c.dep_ in ("acl", "prep", "relcl") for c in t.children)]
-        kinds = [k for t in nouns if self.class_word(t.text) for k in _kind_phrase(t, n)]
+        kinds = [k for t in nouns if self.kind_word(t.text) for k in _kind_phrase(t, n)]
         # "Northgate is one of the eight districts of …": one of the things of a kind is a thing of it
         partitive = [o for t in root.children if t.dep_ == "attr" and t.lower_ == "one"
                      for p in t.children if p.dep_ == "prep" and p.lower_ == "of"
-                     for o in p.children if o.dep_ == "pobj" and o.pos_ == "NOUN" and self.class_word(o.text)]
+                     for o in p.children if o.dep_ == "pobj" and o.pos_ == "NOUN" and self.kind_word(o.text)]
         return kinds + [k for o in partitive for k in _kind_phrase(o, n, counted=False)]
 
     def _entity_as_object(self, sent, subject, title: str, n: int) -> list[Segment]:
@@ -273,6 +300,22 @@ def _context_of(tok, root, subjects: list, objects: dict[int, str], value: str) 
     return context
 
 
+def _partitive_set(tok) -> bool:
+    """The set a copula's partitive takes its part from ("is one of the eight districts of X")."""
+    of = tok.head
+    return tok.dep_ == "pobj" and of.lower_ == "of" and of.head.dep_ == "attr" and \
+        (of.head.lower_ in PARTITIVE_HEADS or of.head.like_num)
+
+
+def _member_of_name(tok) -> bool:
+    """A copula's complement that is one of a named thing's members or parts ("a member of the Kestrel
+    group", "a part of Old Town"): an indefinite common noun whose "of" takes a capitalised name."""
+    return tok.dep_ == "attr" and tok.pos_ == "NOUN" and tok.text.islower() and \
+        any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in tok.children) and \
+        any(c.dep_ == "prep" and c.lower_ == "of" and any(o.dep_ == "pobj" and any(w.text[:1].isupper() for w in o.subtree)
+                                                         for o in c.children) for c in tok.children)
+
+
 def _relational_noun(word, tok) -> bool:
     """The common noun whose preposition leads to the value says the relation ("holds the post of X",
     "took on the role of X", "a member of X"): it belongs in the context, as the verb does."""
@@ -281,7 +324,24 @@ def _relational_noun(word, tok) -> bool:
         and word.text.islower()
 
 
+MAX_HOUSE_DIGITS = 4     # a house number is short
+YEAR_DIGITS = 4          # "1924 Olympic Games": a year before a name, no house number
 MIN_PHONE_PARTS = 2      # numbers in a row that may be one phone number ("01632 969120")
+
+
+def _whole_value_segments(sent, root, subjects: list, taken: set[int], n: int) -> list[Segment]:
+    """A date, a phone number, a street address: one value each, though the parser splits them into
+    numbers and words (their tokens are then taken)."""
+    out = []
+    for span in _whole_values(sent):
+        if not any(t.i in taken for t in span):
+            context = " ".join(w.text for w in _path(span.root, root) if w.pos_ in ("VERB", "AUX", "ADP")
+                               and not (span.start <= w.i < span.end)) or root.text
+            if subjects and _said_through(subjects[0]):
+                context = f"{subjects[0].text} {context}"  # "The address is 19 Mill Road": what is said
+            out.append(Segment(context, span.text, "prose", sentence=n))
+            taken.update(t.i for t in span)
+    return out
 
 
 def _whole_values(sent) -> list:
@@ -303,6 +363,23 @@ def _whole_values(sent) -> list:
         if len(run) >= MIN_PHONE_PARTS and shape_of(sent.doc[run[0].i:run[-1].i + 1].text) == "phone":
             out.append(sent.doc[run[0].i:run[-1].i + 1])
         run = [tok] if tok is not None and tok.like_num and tok.text.isdigit() else []
+    return out + [a for a in _street_addresses(sent) if not any(o.start < a.end and a.start < o.end for o in out)]
+
+
+def _street_addresses(sent) -> list:
+    """A house number before a street's capitalised name ("at 19 Mill Race Road"): one value, no count of
+    a road. A year is no house number ("1924 Olympic Games"), nor a code's number ("COMP 5327 Advanced …")."""
+    out = []
+    for tok in sent:
+        before = sent.doc[tok.i - 1] if tok.i > sent.start else None
+        if not (tok.text.isdigit() and len(tok.text) <= MAX_HOUSE_DIGITS) or tok.i + 1 >= sent.end or \
+                (before is not None and before.text[:1].isupper()):
+            continue  # (after a capitalised word the number is a code's or a name's: "COMP 5327 Advanced …")
+        end = tok.i + 1
+        while end < sent.end and sent.doc[end].is_alpha and sent.doc[end].text[:1].isupper():
+            end += 1
+        if end - tok.i > 1 and not (len(tok.text) == YEAR_DIGITS and tok.text[0] in "12"):
+            out.append(sent.doc[tok.i:end])
     return out
 
 
@@ -451,8 +528,17 @@ def _noun_words(noun) -> str:
 
 
 def _said_through(subject) -> bool:
-    """A common noun the entity is said through: "the research of X", "projects by X", "her projects"."""
-    return subject.pos_ == "NOUN" and any(c.dep_ in ("prep", "poss") for c in subject.children)
+    """A common noun the entity is said through: "the research of X", "projects by X", "her projects",
+    and "the address" said to be a name or a number ("The address is 19 Mill Road", "The venue is Kiln
+    Yard"): the page's entity's address, its venue."""
+    if subject.pos_ != "NOUN":
+        return False
+    if any(c.dep_ in ("prep", "poss") for c in subject.children):
+        return True
+    verb = subject.head
+    definite = any(c.dep_ == "det" and c.lower_ in DEFINITE_DETERMINERS for c in subject.children)
+    return definite and verb.lemma_ == "be" and \
+        any(c.dep_ == "attr" and (c.left_edge.text[:1].isupper() or c.left_edge.like_num) for c in verb.children)
 
 
 def _name_run(span):
@@ -479,6 +565,9 @@ def _cardinal(tok) -> str | None:
         return None  # "1)", and "2." opening a line; "at level 3." ends a sentence
     if any(c.dep_ == "prep" and c.lower_ == "of" for c in tok.children):
         return None  # a part of a set, not a count: "one of the units", "two of its subjects"
+    of = tok.head.head if tok.dep_ == "nummod" and tok.head.dep_ == "pobj" else None
+    if of is not None and of.lower_ == "of" and (of.head.lower_ in PARTITIVE_HEADS or of.head.like_num):
+        return None  # the size of the set a part is taken from: "one of the two councillors for X"
     if tok.text.isdigit():
         return tok.text
     word = CARDINALS.get(tok.lower_)

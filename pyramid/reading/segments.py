@@ -1,6 +1,7 @@
 """A page's lines cut into segments: fields ("Label: value", "Label | value", "Label — value", "Label =
 value", label, tab, value; a label line over bullets, over its value, or heading a table's one row; a
-short question over the lines that answer it), the lines of a card, a breadcrumb, and prose, whose
+short question over the lines that answer it), a table of records (pyramid.reading.tables), the lines of a
+card, a breadcrumb, and prose, whose
 sentences the prose reader (pyramid.reading.prose) reads. " // " parts a line as a line break would; a
 sentence that opens with "Label: …" is a field too."""
 
@@ -13,14 +14,17 @@ from pyramid.reading.class_words import ClassWords
 from pyramid.reading.english import (
     ABBREVIATIONS,
     CARD_NAME_JOINERS,
+    PREPOSITIONS,
     STOPWORDS,
     TITLES,
 )
 from pyramid.reading.meaning import CONFIDENT, MIN_SIMILARITY, PropertyMeaning
 from pyramid.reading.page import Segment
 from pyramid.reading.prose import ProseReader
+from pyramid.reading.tables import record_tables
 from pyramid.reading.values import MAX_ITEM_WORDS, NUMBER, list_items, short_items
 
+MIN_SENTENCE_WORDS = 4    # a value this long with a finite verb and a full stop is a sentence
 MAX_LABEL_WORDS = 5       # a field's label is a short phrase: a longer one is a sentence's start
 # a label and its value: "Label: v", "Label | v", "Label — v", "Label = v", "Label<TAB>v" (a table's row
 # as text copied from a page)
@@ -70,9 +74,10 @@ class PageSegmenter:
     def segments(self, title: str, text: str) -> tuple[list[Segment], list[str]]:
         """The page's fields and the values its sentences state, with its sentences (for what is
         left over: the description)."""
-        out: list[Segment] = []
+        raw = text.splitlines()
+        out, tabled = record_tables(raw, self.words.names_thing, self.words.only_class_words)
         prose: list[str] = []
-        lines = [line for ln in text.splitlines() for part in _parts(_EMPHASIS.sub("", ln))
+        lines = [line for n, ln in enumerate(raw) for part in _parts(_EMPHASIS.sub("", "" if n in tabled else ln))
                  for line in _question_and_answer(_without_run_in_heading(_TURN_MARK.sub("", part.rstrip())))]
         below = self._labels_above_values(lines, title)
         card = _card_block(lines) - set(below) - set(below.values())
@@ -106,18 +111,22 @@ class PageSegmenter:
                     out += [Segment(label, value, "field") for label, value in zip(cells, row) if value]
                     i += 2
                 continue  # a table's header row (the rule line follows it): names the columns, states nothing
-            if (answer := self._answer_below(line, lines, i)) is not None:
+            if (answer := self._answer_below(line, lines, i, title)) is not None:
                 out.append(Segment(_question_label(line, title), answer[0], "field"))
                 i = answer[1]
                 continue
             field_ = self.field_of(line, title)
             if field_ is None and i < len(lines) and _BULLET.match(lines[i]) and _label_like(line) \
-                    and not _FIELD.match(line) and not fold(line).startswith(fold(title)):
+                    and not _FIELD.match(line) and not _BULLET.match(line) and not fold(line).startswith(fold(title)):
                 field_ = (line.rstrip(":："), "")  # a label alone on its line ("Expertise"), bullets below
+            if field_ is not None and not field_[1] and self._fields_below(lines, i, title):
+                continue  # a heading over bullets that are fields ("Highlights:" / "• Phone: …"): each is read
             if len(cells) == 2 and _label_like(cells[0]):
                 out.append(Segment(cells[0], cells[1], "field"))
             elif field_ is not None and len(pieces := self._fields_in(line, title)) > 1:
                 out += [Segment(label, value, "field") for label, value in pieces]
+            elif field_ is not None and self._heading_over_prose(*field_):
+                prose.append(field_[1])  # "Getting there — The library sits in …": a heading over sentences
             elif field_ is not None:
                 label, value = field_
                 if not value:  # a label line, its values on the bullet lines below
@@ -135,13 +144,7 @@ class PageSegmenter:
                 # before its own
                 out.append(Segment("part of", crumbs[-2].strip(), "prose", mention=True))
             else:
-                # "… a sentence. Research interests: a, b, c." — a field may follow sentences on a line
-                for piece in _FIELD_AFTER_SENTENCE.split(line):
-                    f = self.field_of(piece, title)
-                    if f is not None and f[1]:
-                        out.append(Segment(f[0], f[1].rstrip("."), "field"))
-                    else:
-                        prose.append(piece)
+                self._sentences(line, title, out, prose)
         stated, sentences = self.prose.read(prose, title)
         out += stated
         return out, sentences
@@ -191,7 +194,7 @@ class PageSegmenter:
         ok = len(pieces) >= MIN_INLINE_FIELDS and all(f is not None and f[1] for f in pieces)
         return [f for f in pieces if f] if ok else []
 
-    def _answer_below(self, line: str, lines: list[str], i: int) -> tuple[str, int] | None:
+    def _answer_below(self, line: str, lines: list[str], i: int, title: str) -> tuple[str, int] | None:
         """(the answer, the index after it) when `line` is a short question and the lines from `i` up to
         the next question or blank line answer it with values, not sentences (a line that ends with a
         full stop is a value when it has no verb: "The Department of X."); else None."""
@@ -201,6 +204,8 @@ class PageSegmenter:
         while i < len(lines) and lines[i].strip() and not lines[i].strip().endswith("?"):
             values.append(lines[i].strip())
             i += 1
+        if len(values) == 1 and values[0].endswith(".") and (said := self.prose.answered(values[0], title)):
+            values = [said]  # "Collection day is Wednesday.": the clause's last value answers
         # a long line is a sentence unless it is a list of mostly short items ("a · b · c …" runs long)
         if not values or any((v.endswith(".") and not self._said_as_values(v)) or
                              (len(v.split()) > _QUESTION_VALUE_WORDS and not short_items(v)) for v in values):
@@ -208,6 +213,36 @@ class PageSegmenter:
         items = [m.group(1).strip() if (m := _BULLET.match(v)) else v for v in values]
         items = [_counted_in(self.prose.without_lead_words(v.rstrip(".")).strip(), line) for v in items]
         return "; ".join(items), i
+
+    def _sentences(self, line: str, title: str, out: list[Segment], prose: list[str]) -> None:
+        """A line of sentences, to `prose`; a field after them ("… a sentence. Research interests: a, b, c."),
+        to `out`."""
+        if (bullet := _BULLET.match(line)) is not None:  # "• Led by Ann Lee": a sentence of its own
+            line = bullet.group(1).strip()
+            line += "" if line.endswith(_SENTENCE_ENDS) else "."
+        for piece in _FIELD_AFTER_SENTENCE.split(line):
+            f = self.field_of(piece, title)
+            if f is not None and f[1]:
+                out.append(Segment(f[0], f[1].rstrip("."), "field"))
+            else:
+                prose.append(piece)
+
+    def _heading_over_prose(self, label: str, value: str) -> bool:
+        """A run-in heading before sentences ("Getting there — The library sits in …. It is at …."): the
+        value is said in sentences (a finite verb, a full stop) under a heading that is no phrase's start
+        (a preposition opens one: "In Food Safety: From Farm to Fork, students …")."""
+        words = label.split()
+        return bool(words) and words[0].lower() not in PREPOSITIONS and value.rstrip().endswith(_SENTENCE_ENDS) and \
+            len(value.split()) >= MIN_SENTENCE_WORDS and not short_items(value) and not self.prose.verbless(value)
+
+    def _fields_below(self, lines: list[str], i: int, title: str) -> bool:
+        """The bullet lines from `i` are mostly fields of their own ("• Phone: 0113 …", "• Cabinet member: …")."""
+        bullets = []
+        while i < len(lines) and (m := _BULLET.match(lines[i])):
+            bullets.append(m.group(1).strip())
+            i += 1
+        fields = [b for b in bullets if (f := self.field_of(b, title)) is not None and f[1]]
+        return len(fields) * 2 >= len(bullets) > 0
 
     def _said_as_values(self, line: str) -> bool:
         """A line that ends like a sentence but states values: no finite verb in it, or a list of short

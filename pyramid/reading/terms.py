@@ -163,6 +163,7 @@ def declared_on(vocab: Vocab, cls: str, prop: str) -> bool:
 
 # a quantity as pages write one: a hedge, a currency sign, the number, a scale word, a unit of a few words
 # after a space ("5G networks", "3D printing" are names, not quantities)
+_NUMBERED_NAME = re.compile(r"^\d+(?:\s+[A-Z][^\W\d_]*)+$")  # a number and a capitalised name: an address
 _QUANTITY = re.compile(rf"^(?:(?:{'|'.join(sorted(NUMBER_HEDGES))})\s+)?[$€£¥]?\s*(\d{{1,3}}(?:,\d{{3}})+|\d+)(\.\d+)?"
                        rf"\s*(?:({'|'.join(sorted(SCALES))})\b)?(?:\s+[^\W\d_]+(?:\s+[^\W\d_]+){{0,2}})?$",
                        re.IGNORECASE)
@@ -173,8 +174,9 @@ def quantity_number(value: str, kept_scales: set[str] = frozenset()) -> str | No
     word the schema counts in (`kept_scales`: "millions" in "cost, in millions of US dollars") is kept as
     written (35.5). None for anything else (a date, a phone number, a code, words)."""
     found = _QUANTITY.match(value.strip())
-    if found is None or is_date(value) or shape_of(value) == "phone" or set(value.lower().split()) & MONTHS:
-        return None  # "26 April" is a day of a month
+    if found is None or is_date(value) or shape_of(value) == "phone" or set(value.lower().split()) & MONTHS or \
+            _NUMBERED_NAME.match(value.strip()):
+        return None  # "26 April" is a day of a month; "89 Netmakers Row" a house on a street
     whole, part, scale = found.group(1).replace(",", ""), found.group(2) or "", (found.group(3) or "").lower()
     if not scale or SCALE_WORDS.get(scale, scale) in kept_scales:
         return whole + part

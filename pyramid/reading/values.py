@@ -42,3 +42,23 @@ def list_items(value: str) -> list[str]:
         if len(parts) > 1 and " and " in parts[-1]:  # "a, b and c": the list's own "and" is its last
             parts = parts[:-1] + parts[-1].rsplit(" and ", 1)
     return [x.strip(" .") for x in parts if x.strip(" .")]
+
+
+MAX_TAIL_WORDS = 2        # "the People First group", "the HF7 postcode area": a name, then a noun or two
+_NAME_JOINERS = frozenset({"and", "of", "&", "for", "the", "on", "in", "at", "de"})
+
+
+def name_before_noun(value: str) -> tuple[str, list[str]] | None:
+    """A name and the common nouns after it that say what it is ("People First group" → "People First",
+    ["group"]; "HF7 postcode area" → "HF7", ["postcode", "area"]); None where the value does not end in
+    lower-case words after a capitalised name or a code."""
+    words = value.split()
+    while words and (words[0].lower() == "the" or words[0].endswith(("'s", "’s"))):
+        words = words[1:]  # "the council's Parks team": an article, a possessive, before the name
+    tail: list[str] = []
+    while words and words[-1].isalpha() and words[-1].islower() and len(tail) < MAX_TAIL_WORDS:
+        tail.insert(0, words.pop())
+    if not tail or not words or words[-1].lower() in _NAME_JOINERS or words[-1].endswith("'s"):
+        return None
+    named = all(w[:1].isupper() or any(ch.isdigit() for ch in w) or w in _NAME_JOINERS for w in words)
+    return (" ".join(words), tail) if named and not words[0].islower() else None

@@ -30,6 +30,12 @@ def test_an_open_answer_is_right_only_when_it_says_the_gold_as_whole_words():
     assert unanswered["f1"] == 0.0 and not unanswered["answered"]
 
 
+def test_a_gold_day_is_said_by_the_date_the_store_writes():
+    q = {"kind": "date", "type": "open", "question": "When does the penguin parade start?", "answer": "4 March 2026"}
+    assert score_question(q, _ans("Penguin parade: 2026-03-04"), 0.1)["f1"] == 1.0
+    assert score_question(q, _ans("Penguin parade: 2026-03-14"), 0.1)["f1"] == 0.0
+
+
 def test_wrong_answers_are_counted_per_kind_and_layer():
     q = {"kind": "attribute", "type": "open", "question": "What does the aviary open at?", "answer": "9 am"}
     rows = [score_question(q, _ans("9 am"), 0.1), score_question(q, _ans("noon", "kg"), 0.1),
