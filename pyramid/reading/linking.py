@@ -163,9 +163,10 @@ class FactLinker:
                 stated, score = typed_form(p, said[p.iri][0]), max(score, said[p.iri][1])
             if p.kind == "datatype" and score >= MIN_SIMILARITY and self.lessons.takes(p, stated) and \
                     not (is_named(p) and (seg.kind == "prose" or (raw[j] < CONFIDENT and not in_title))) and \
-                    not (kind and not seg.complement and raw[j] < CONFIDENT):
-                # (a thing of a known class is a plain value only where the words plainly say so: "Facility:
-                # The Plunge" on a district's page names a facility, and no address or postcode)
+                    not (kind and self._individual(seg, item) and raw[j] < CONFIDENT and not self._an_example(p.iri, item)):
+                # (a thing of a known class, named as one — a page's title, an item under a class's label — is
+                # a plain value only where the words plainly say so, or where the corpus gave it to the property
+                # elsewhere: "Facility: The Plunge" on a district's page names a facility, and no address)
                 value = seg.value if is_named(p) and listed > 1 else stated
                 out.append((score, ReadFact("", p.iri, value, False, "", seg.context)))
         return out
@@ -176,6 +177,17 @@ class FactLinker:
         role = np.where([p.kind == "datatype" for p in self.meaning.props], self.meaning.sims(ROLE_MEANING), 0.0)
         best = int(role.argmax()) if len(role) else 0
         return np.where(np.arange(len(role)) == best, role, 0.0)
+
+    def _individual(self, seg: Segment, item: str) -> bool:
+        """The value names one thing, or a class by its name alone: another page's title, an item under a
+        label that names its class ("Facility: The Plunge"), "Role: skipper"; "Academic Staff" said of
+        someone is a kind, a value of whatever property its words mean."""
+        return not seg.complement and (name_key(item) in self.words.titles or self.words.only_class_words(item) or
+                                       (seg.kind == "field" and self.words.label_class(seg.context, head=True) is not None))
+
+    def _an_example(self, prop: str, value: str) -> bool:
+        """The corpus's fields gave the property this value (`CorpusLessons.examples`)."""
+        return fold(value) in {fold(v) for v in self.lessons.examples.get(prop, ())}
 
     def _has_pages(self, ranges: tuple[str, ...]) -> bool:
         """Things of these classes have pages of their own in the corpus (their titles were typed so)."""

@@ -204,7 +204,8 @@ class PageSegmenter:
         while i < len(lines) and lines[i].strip() and not lines[i].strip().endswith("?"):
             values.append(lines[i].strip())
             i += 1
-        if len(values) == 1 and values[0].endswith(".") and (said := self.prose.answered(values[0], title)):
+        listed = short_items(values[0]) and len(list_items(values[0])) >= MIN_LISTED if values else False
+        if len(values) == 1 and values[0].endswith(".") and not listed and (said := self.prose.answered(values[0], title)):
             values = [said]  # "Collection day is Wednesday.": the clause's last value answers
         # a long line is a sentence unless it is a list of mostly short items ("a · b · c …" runs long)
         if not values or any((v.endswith(".") and not self._said_as_values(v)) or

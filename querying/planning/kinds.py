@@ -1,5 +1,6 @@
 """Stage 2, the kind readings: made only for a question that asks what kind of thing a named thing is
-("What kind of place is X?", "What type of vehicle is Y?", "Which sort of venue is Z?"). Its answer
+("What kind of place is X?", "What type of vehicle is Y?", "Which sort of venue is Z?", "What does X
+do?", "What is X's job?" where no property is named "job"). Its answer
 is the thing's most specific class in the schema's words — a fact the graph states as a type, which
 no attribute holds."""
 
@@ -13,11 +14,25 @@ from querying.sparql_plan import QueryPlan
 
 # English asks for a kind with "kind/type/sort/category of", after "what" or "which"
 KIND_ASKED = re.compile(r"\b(?:what|which)\s+(?:kind|type|sort|category|class)\s+of\b", re.IGNORECASE)
+# … and for what someone is by what they do ("What does X do?", "What does X do for the council?"; not "do
+# research on"), or by their job's noun, where no property is named by it ("What is X's job?")
+DOING_ASKED = re.compile(r"^\s*what\s+(?:does|do|did)\s+.+?\s+do(?:\s+(?:for|at|in|with)\s+[^?]*)?\s*\?*\s*$",
+                         re.IGNORECASE)
+JOB_ASKED = re.compile(r"\bwhat\s+is\s+.+?(?:'s|’s)\s+(job|occupation|role|post)\b", re.IGNORECASE)
+
+
+def asks_kind(question: str, vocab: Vocab) -> bool:
+    """The question asks what kind of thing a named thing is, or what someone is (their job, where no
+    property of the schema is named for it)."""
+    if KIND_ASKED.search(question) or DOING_ASKED.match(question):
+        return True
+    job = JOB_ASKED.search(question)
+    return job is not None and not any(job.group(1).lower() in p.words.split() for p in vocab.properties)
 
 
 def kind_readings(question: str, anchors: list[Anchor], vocab: Vocab) -> list[QuestionReading]:
     """A reading per named thing: its classes. Empty unless the question asks what kind it is."""
-    if not KIND_ASKED.search(question):
+    if not asks_kind(question, vocab):
         return []
     out = []
     for a in anchors:

@@ -1,7 +1,7 @@
 """How far a question reaches into a schema it was not written for: two values of one thing compared
 with each other, a path of three steps said by naming the class it walks through, "people" for the
 schema's people, "who … nobody" by the role a relation names, "the most" of what each has one of,
-and what kind of thing a named thing is.
+and what kind of thing a named thing is (or what someone does).
 A weavers' cooperative of our own; gold read by eye from the Turtle below; no model call."""
 
 from __future__ import annotations
@@ -129,6 +129,14 @@ def test_what_kind_of_thing_a_thing_is_is_its_most_specific_class(cooperative):
     assert ans.usage.calls == 0
     assert ans.layer == "ontology" and ans.text == "Wide Tide: kilim", ans.text
     assert answer_ontology(cooperative, "What type of thing is Ana Pell?").text == "Ana Pell: weaver"
+
+
+def test_what_someone_does_is_what_they_are(cooperative):
+    """"What does Ana Pell do at the cooperative?", "What is Ana Pell's job?": no property is named for a
+    job here, so she is what her class says; "What does Ana Pell do research on?" asks no kind."""
+    for question in ("What does Ana Pell do at the cooperative?", "What is Ana Pell's job?"):
+        assert answer_ontology(cooperative, question).text == "Ana Pell: weaver", question
+    assert answer_ontology(cooperative, "What does Ana Pell do research on?").text != "Ana Pell: weaver"
 
 
 def test_a_whole_class_is_counted_only_where_the_question_says_nothing_more(cooperative):
