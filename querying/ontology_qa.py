@@ -27,6 +27,7 @@ from pyramid.llm import LLM, LLMError
 from pyramid.ontology.labels import LabelLink
 from pyramid.ontology.layer import OntologyLayer
 from pyramid.ontology.rdfio import text_rows
+from pyramid.ontology.store import DOCUMENT_GRAPH
 from pyramid.session import Session
 from pyramid.types import Answer, Handover, LayerName, SparqlEvidence, Tracer, TraceStep, check_question
 from pyramid.usage import UsageMeter
@@ -66,6 +67,10 @@ class OntologyAnswerer:
     def from_session(cls, session: Session, *, mode: Mode = "plan") -> OntologyAnswerer:
         return cls(session.ontology, session.llm, session.embedder, session.settings.ontology, session.meter,
                    session.ws.path("cache"), mode=mode, background=session.serving)
+
+    def _read_from_pages(self) -> bool:
+        """The layer's instances were read from documents (graphs "doc:…"), not imported as a whole."""
+        return any(name.startswith(DOCUMENT_GRAPH) for name in self.layer.store.graphs())
 
     def select(self, query: str, *, distinct: bool = False) -> list[dict[str, str]]:
         """SELECT through the layer's safe path (the read-only check, the query process, timeout, row cap);
@@ -221,6 +226,11 @@ class OntologyAnswerer:
         if not rows and not options and draft is not None and polar(draft, rows) is False:
             # a yes/no question whose reading finds nothing: the answer is no
             return finish(f"No — {draft.best.spelled() if draft.best else ''} Nothing found.", True, evidence, None)
+        if plan is not None and plan.count and not plan.aggregate and _none_counted(rows) and self._read_from_pages():
+            # facts read from pages are what the pages said: that none was read says nothing of the world
+            with tracer.step("ontology.decide", "ontology", max_rows=self.cfg.max_rows) as rec:
+                rec.outcome = "empty: none counted, and the facts were read from pages"
+            return finish(_EXPLAIN["empty"], False, evidence, None)
         answer = _decide(question, rows, plan, options, option_links, self.cfg.max_rows, tracer, finish, evidence,
                          name_of=ctx.index.name_of)
         verdict = polar(draft, rows) if draft is not None and not options and answer.layer == "ontology" else None
@@ -269,6 +279,11 @@ def _number(text: str) -> float | None:
         return float(head)
     except ValueError:
         return None
+
+
+def _none_counted(rows: list[dict[str, str]]) -> bool:
+    """A count's rows say nothing was counted."""
+    return not rows or _number(tidy(next(iter(rows[0].values()), "0"))) == 0
 
 
 def _verdict(rows: list[dict[str, str]], plan: QueryPlan | None, options: list[str] | None,

@@ -46,7 +46,7 @@ from pyramid.ontology.query_worker import QueryResult
 from pyramid.ontology.rdfio import STANDARD_PREFIXES, ImportLimits, read_rdf, text_rows
 from pyramid.ontology.reasoner import materialise
 from pyramid.ontology.schema import Schema
-from pyramid.ontology.store import INFERRED, SCHEMA, doc_graph, import_graph, inferred_fingerprint
+from pyramid.ontology.store import DOCUMENT_GRAPH, INFERRED, SCHEMA, doc_graph, import_graph, inferred_fingerprint
 from pyramid.progress import NullProgress, Progress
 from pyramid.types import LayerName
 from pyramid.workspace import BuildJournal, Part, Workspace, atomic_write_json, crash_point
@@ -381,7 +381,7 @@ class OntologyLayer:
             "instance_triples": sum(g.triples for n, g in graphs.items() if n not in (SCHEMA, INFERRED)),
             "inferred_triples": inferred.triples if inferred else 0,
             "inferred_stale": self.inferred_state() == "stale",
-            "documents": sum(n.startswith("doc:") for n in graphs),
+            "documents": sum(n.startswith(DOCUMENT_GRAPH) for n in graphs),
             "imports": sum(n.startswith("import:") for n in graphs),
         }
 

@@ -76,8 +76,11 @@ def inferred_fingerprint(graphs: dict[str, GraphInfo]) -> str:
     return "asserted:" + hashlib.sha256("\n".join(iris).encode()).hexdigest()[:16]
 
 
+DOCUMENT_GRAPH = "doc:"  # the prefix of the graphs of instances read from documents
+
+
 def doc_graph(doc_id: str) -> str:
-    return f"doc:{doc_id}"
+    return f"{DOCUMENT_GRAPH}{doc_id}"
 
 
 def import_graph(name: str) -> str:

@@ -176,3 +176,27 @@ def test_an_aggregate_is_rounded_as_asked(cooperative):
     assert ans.layer == "ontology" and ans.text.strip() == "203", ans.text
     ans = answer_ontology(cooperative, "What is the average length of the rugs to two decimal places?")
     assert ans.text.strip() == "202.5", ans.text
+
+
+def test_none_counted_is_an_answer_only_where_the_data_was_imported_whole(cooperative, tmp_path, embedder):
+    """An imported graph is the world: no kilim is woven at Lowmill, 0. The same facts read from pages are
+    only what the pages said: a count of none is passed down, not answered; a count of some still is."""
+    import rdflib
+
+    from pyramid.workspace import Workspace
+
+    question = "How many kilims are woven at Lowmill Loom House?"
+    imported = answer_ontology(cooperative, question)
+    assert imported.layer == "ontology" and imported.text == "0", imported.text
+    ws = Workspace.init(tmp_path / "read")
+    (tmp_path / "weave.ttl").write_text(COOPERATIVE, encoding="utf-8")
+    s = session(ws, embedder)
+    s.ontology.load_schema(tmp_path / "weave.ttl")
+    schema_words = ("http://www.w3.org/2000/01/rdf-schema#domain", "http://www.w3.org/2000/01/rdf-schema#range",
+                    "http://www.w3.org/2000/01/rdf-schema#subClassOf", "http://www.w3.org/2000/01/rdf-schema#comment")
+    facts = [(str(a), str(b), str(c)) for a, b, c in rdflib.Graph().parse(data=COOPERATIVE, format="turtle")
+             if str(a).startswith("http://example.org/weave/") and str(b) not in schema_words
+             and not str(c).startswith("http://www.w3.org/2002/07/owl#")]
+    s.ontology.add_instances("page-1", facts)
+    assert answer_ontology(s, question).layer == "none"
+    assert answer_ontology(s, "How many rugs are woven at Copperbeck Weavers?").text == "1"
