@@ -18,7 +18,8 @@ KIND_ASKED = re.compile(r"\b(?:what|which)\s+(?:kind|type|sort|category|class)\s
 # research on"), or by their job's noun, where no property is named by it ("What is X's job?")
 DOING_ASKED = re.compile(r"^\s*what\s+(?:does|do|did)\s+.+?\s+do(?:\s+(?:for|at|in|with)\s+[^?]*)?\s*\?*\s*$",
                          re.IGNORECASE)
-JOB_ASKED = re.compile(r"\bwhat\s+is\s+.+?(?:'s|’s)\s+(job|occupation|role|post)\b", re.IGNORECASE)
+JOB_ASKED = re.compile(r"\bwhat\s+is\s+.+?(?:'s|’s)\s+(job|occupation|role|post)(?=\s*(?:\?|$)|\s+(?:at|in|with|for|on)\b)",
+                       re.IGNORECASE)  # the noun ends its phrase: "X's job title" asks for a title
 
 
 def asks_kind(question: str, vocab: Vocab) -> bool:
