@@ -68,6 +68,8 @@ MONTH_NUMBERS = {**{m: i for i, m in enumerate(MONTH_ORDER, 1)}, **{m[:3]: i for
 # words inside names, between capitalised words: "Department of Computing", "Hôtel de Ville",
 # "Rights of Man and of the Citizen", "Centre for …"
 NAME_JOINERS = frozenset({"of", "and", "de", "the", "du", "la", "von", "van", "der", "y", "for", "on", "&"})
+# the small words inside a name before a noun that says what it is ("the Parks and Open Spaces team")
+NAMED_PLACE_JOINERS = frozenset({"and", "of", "&", "for", "the", "on", "in", "at", "de"})
 NAME_PREPOSITIONS = frozenset({"of", "de", "du", "del", "la", "von", "van"})  # a name's own prepositions
 NAME_HEAD_PREPOSITIONS = frozenset({"of", "for", "and", "de"})  # "School of …", "Centre for …"
 # English titles that mark a person ("Dr Ann Lee", "Prof. Chen")

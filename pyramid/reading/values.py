@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from pyramid.reading.english import NAMED_PLACE_JOINERS
+
 MAX_ITEM_WORDS = 8        # a list item longer than this is a sentence: the value is not a list
 LONG_LIST = 4             # a list of this many items or more …
 LONG_LIST_ITEM_WORDS = MAX_ITEM_WORDS // 2  # … whose typical item is this short is a list, one item long or not
@@ -45,7 +47,6 @@ def list_items(value: str) -> list[str]:
 
 
 MAX_TAIL_WORDS = 2        # "the People First group", "the HF7 postcode area": a name, then a noun or two
-_NAME_JOINERS = frozenset({"and", "of", "&", "for", "the", "on", "in", "at", "de"})
 
 
 def name_before_noun(value: str) -> tuple[str, list[str]] | None:
@@ -58,7 +59,7 @@ def name_before_noun(value: str) -> tuple[str, list[str]] | None:
     tail: list[str] = []
     while words and words[-1].isalpha() and words[-1].islower() and len(tail) < MAX_TAIL_WORDS:
         tail.insert(0, words.pop())
-    if not tail or not words or words[-1].lower() in _NAME_JOINERS or words[-1].endswith("'s"):
+    if not tail or not words or words[-1].lower() in NAMED_PLACE_JOINERS or words[-1].endswith("'s"):
         return None
-    named = all(w[:1].isupper() or any(ch.isdigit() for ch in w) or w in _NAME_JOINERS for w in words)
+    named = all(w[:1].isupper() or any(ch.isdigit() for ch in w) or w in NAMED_PLACE_JOINERS for w in words)
     return (" ".join(words), tail) if named and not words[0].islower() else None
