@@ -8,13 +8,12 @@ short. The entity's class (pyramid.reading.entity_class) chooses among the candi
 
 from __future__ import annotations
 
-import re
 from functools import cached_property
 
 import numpy as np
 
 from pyramid.normalise import codes_in, fold, name_key
-from pyramid.reading.class_words import ClassWords, name_like, relational
+from pyramid.reading.class_words import ClassWords, name_head, name_like, relational
 from pyramid.reading.english import POSSESSIVES, PREDICATIVE_AS, PROPERTY_NAME_FUNCTION_WORDS
 from pyramid.reading.lessons import CorpusLessons
 from pyramid.reading.meaning import CONFIDENT, MIN_SIMILARITY, PropertyMeaning
@@ -31,14 +30,13 @@ from pyramid.reading.terms import (
     shaped_part,
     typed_form,
 )
-from pyramid.reading.values import MAX_ITEM_WORDS, NUMBER, name_before_noun
+from pyramid.reading.values import MAX_ITEM_WORDS, NUMBER, YEAR, name_before_noun
 from pyramid.vocab import Vocab, local_name, singular
 
 OBJECT_SIMILARITY = 0.15  # an object property needs at least this much of its label's meaning too
 NUMBER_WORDS_SIMILARITY = 0.15  # a sentence's number whose noun means a numeric property less is none of its
 MIN_THING_SHARE = 0.5     # a list whose items are less than this share names of things lists plain values
 LIKENESS_WEIGHT = 0.5     # the share of what a value's likeness adds to its verb's meaning that counts
-YEAR = re.compile(r"^(1[0-9]|20)\d\d$")  # a number that reads as a year of the last millennium or this one
 YEAR_RANGES = {"gYear"}
 YEAR_MARGIN = 0.01        # a year goes to a property of years before a count's, where nothing else says
 MIN_IN_TITLE_CHARS = 2    # an item this short is inside any title by chance
@@ -208,10 +206,11 @@ class FactLinker:
         nouns = {singular(w) for w in tail}
         out = {}
         for p in self.meaning.props:
-            words = [singular(w) for w in p.words.split() if w not in PROPERTY_NAME_FUNCTION_WORDS]
-            if p.kind == "datatype" and words and singular(tail[-1]) in words:
-                out[p.iri] = (name, CONFIDENT if set(words) <= nouns else
-                              MIN_SIMILARITY if singular(tail[-1]) == words[-1] else 0.0)
+            words = [w for w in p.words.split() if w not in PROPERTY_NAME_FUNCTION_WORDS]
+            content = {singular(w) for w in words}
+            if p.kind == "datatype" and words and singular(tail[-1]) in content:
+                out[p.iri] = (name, CONFIDENT if content <= nouns else
+                              MIN_SIMILARITY if singular(tail[-1]) == singular(name_head(" ".join(words))) else 0.0)
         return out
 
     def _as_role(self, seg: Segment, item: str, sims: np.ndarray) -> np.ndarray:

@@ -28,8 +28,7 @@ from pyramid.reading.english import (
     VERBS,
 )
 from pyramid.reading.sentences import Token, split_sentences, tokenize
-
-_YEAR = re.compile(r"^(1[5-9]|20)\d\d$")
+from pyramid.reading.values import YEAR as _YEAR
 
 
 # ------------------------------------------------------------------ spans

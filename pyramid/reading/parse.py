@@ -48,12 +48,12 @@ from pyramid.reading.english import (
 from pyramid.reading.names import MainEntity, main_entity, name_spans, resolve
 from pyramid.reading.rules import ReadSentence, RuleTriple, _canonical
 from pyramid.reading.sentences import split_sentences, tokenize
+from pyramid.reading.values import YEAR as _YEAR
 
 _NAME_LABELS = {"PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW", "LANGUAGE"}
 _DATE_LABELS = {"DATE", "TIME"}
 _SUBJ = {"nsubj", "nsubjpass", "csubj", "csubjpass"}
 _LEFT_MODS = {"compound", "amod", "nummod", "nmod", "quantmod", "npadvmod"}
-_YEAR = re.compile(r"^(1[5-9]|20)\d\d$")
 MAX_BARE_WORDS = 4
 
 

@@ -26,6 +26,7 @@ from pyramid.reading.english import (
 )
 from pyramid.reading.page import Segment
 from pyramid.reading.terms import is_date, shape_of
+from pyramid.reading.values import YEAR
 
 _ENTITY_LABELS = {"ORG", "FAC", "GPE", "LOC", "NORP", "PERSON"}  # NER kinds that name a thing
 _VALUE_DEPS = ("dobj", "pobj", "attr", "oprd", "acomp", "appos")  # a verb reaches a value through these
@@ -325,7 +326,6 @@ def _relational_noun(word, tok) -> bool:
 
 
 MAX_HOUSE_DIGITS = 4     # a house number is short
-YEAR_DIGITS = 4          # "1924 Olympic Games": a year before a name, no house number
 MIN_PHONE_PARTS = 2      # numbers in a row that may be one phone number ("01632 969120")
 
 
@@ -378,7 +378,7 @@ def _street_addresses(sent) -> list:
         end = tok.i + 1
         while end < sent.end and sent.doc[end].is_alpha and sent.doc[end].text[:1].isupper():
             end += 1
-        if end - tok.i > 1 and not (len(tok.text) == YEAR_DIGITS and tok.text[0] in "12"):
+        if end - tok.i > 1 and not YEAR.match(tok.text):
             out.append(sent.doc[tok.i:end])
     return out
 

@@ -11,6 +11,7 @@ MAX_ITEM_WORDS = 8        # a list item longer than this is a sentence: the valu
 LONG_LIST = 4             # a list of this many items or more …
 LONG_LIST_ITEM_WORDS = MAX_ITEM_WORDS // 2  # … whose typical item is this short is a list, one item long or not
 NUMBER = re.compile(r"^[+-]?\d+(?:[.,]\d+)?$")
+YEAR = re.compile(r"^(1[5-9]|20)\d\d$")  # a number that reads as a year
 _DOT_LIST = re.compile(r"\s+[·•]\s+")  # items between spaced dots or bullets: "a · b · c"
 
 
