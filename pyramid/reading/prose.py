@@ -22,6 +22,7 @@ from pyramid.reading.english import (
     NAME_RUN_JOINERS,
     PARTITIVE_HEADS,
     PREDICATIVE_AS,
+    TITLES,
     parser,
 )
 from pyramid.reading.page import Segment
@@ -35,6 +36,8 @@ NAME_SHARE = 0.5          # a subject holding this share of the title's name wor
 COUNTED_WORDS_BEFORE = 2  # the nouns this close before a number ("level 3 subject") go with what it counts
 MIN_LIST_COMMAS = 2       # a broken-up comma list has at least this many commas ("a, b, c")
 SHORT_NAME_CHARS = 3      # a one-word name this short is too likely a plain word to be stood in by "It"
+_SENTENCE_ENDS = ".!?:;"     # the marks that may end a sentence in prose
+_CLOSERS = "\"'”’)]"          # closing quotes and brackets, which stay with the sentence they close
 _KEPT_PUNCTUATION = "-'&()"  # marks a value keeps inside it ("Hong Kong-based", "Arts & Design", "(HK)")
 
 
@@ -98,8 +101,8 @@ class ProseReader:
         out: list[Segment] = []
         sentences: list[str] = []
         if prose:
-            text, addresses = _addresses_stood_in(_stand_in(" ".join(prose), title))
-            doc = self.nlp(text)
+            text, addresses = _addresses_stood_in(_stand_in(" ".join(_closed(p) for p in prose), title))
+            doc = parse_in_sentences(self.nlp, text)
             for n, sent in enumerate(doc.sents):
                 sentences.append(_restored(sent.text.strip(), addresses))
                 out += [_address_restored(seg, addresses) for seg in self._sentence(sent, title, n)]
@@ -162,6 +165,8 @@ class ProseReader:
         # participle said of it ("The actor, born in 1943 in Canada, has …")
         taken -= {t.i for s in subjects if s.lower_ == "it" for a in s.children if a.dep_ == "appos" for t in a.subtree}
         taken -= {t.i for s in subjects for a in s.children if a.dep_ == "acl" and a.tag_ == "VBN" for t in a.subtree}
+        # … nor what the stand-in's own phrase says of it: "Lecturer It of the Department of X presented …"
+        taken -= {t.i for s in subjects if s.lower_ == "it" for a in s.children if a.dep_ == "prep" for t in a.subtree}
         return root, subjects, taken
 
     def _sentence(self, sent, title: str, n: int) -> list[Segment]:
@@ -180,7 +185,7 @@ class ProseReader:
         holders = subjects + ([root] if root.lower_ == "it" else [])
         out: list[Segment] = [k for s in holders for rel in s.children if rel.dep_ == "relcl"
                               for k in _kind_in_relative(rel, n)] + self._kinds_named(sent, subjects, root, n)
-        out += _whole_value_segments(sent, root, subjects, taken, n)
+        out += _whole_value_segments(sent, root, subjects, taken, n) + _title_before(subjects, n)
         listed = _list_segment(sent, root, subjects, n)
         if listed is not None:
             out.append(listed[0])
@@ -269,8 +274,28 @@ class ProseReader:
         return [Segment(f"{root.text} by", value, "prose", mention=True, sentence=n)] if value else []
 
 
+def _title_before(subjects: list, n: int) -> list[Segment]:
+    """The title a name is written after ("Senior Lecturer Ann Lee presented …", the name stood in by
+    "It"): what the entity is, as a complement says it; an honorific alone ("Dr") is no title."""
+    out = []
+    for s in subjects:
+        run = [c for c in s.children if c.dep_ == "compound" and c.i < s.i]
+        if s.lower_ != "it" or not run or run[-1].i != s.i - 1:
+            continue
+        run = list(s.doc[run[0].left_edge.i:s.i])
+        if any(t.dep_ not in ("compound", "amod", "nmod") for t in run):
+            continue
+        words = [t for t in run if fold(t.text).strip(".") not in TITLES]
+        if words and all(t.text[:1].isupper() for t in words):
+            value = s.doc[words[0].i:s.i].text
+            out.append(Segment(value, value, "prose", sentence=n, complement=True))
+    return out
+
+
 def _context_of(tok, root, subjects: list, objects: dict[int, str], value: str) -> str:
     """The words that lead from the verb to a value: what the value is said to be of the entity."""
+    if tok.dep_ == "pobj" and tok.head.head in subjects:
+        return tok.head.text  # "Lecturer It of the Department of X presented …": of the entity itself
     if (tok.dep_ == "attr" and (tok.head == root or any(c.dep_ == "nsubj" and _stands_for_entity(c)
                                                          for c in tok.head.children))) or \
             (tok.dep_ == "appos" and tok.head.lower_ == "it"):
@@ -520,6 +545,31 @@ def _stand_in(text: str, title: str) -> str:
     return text
 
 
+def _closed(paragraph: str) -> str:
+    """A paragraph ended by a full stop where it ends in none ("Welcome to my page"): paragraphs are
+    joined for one parse, and only an end mark may end a sentence (`parse_in_sentences`)."""
+    text = paragraph.rstrip()
+    return text if not text or text.rstrip(_CLOSERS)[-1:] in tuple(_SENTENCE_ENDS) else text + "."
+
+
+def parse_in_sentences(nlp, text: str):
+    """`text` parsed where only an end mark ('.', '!', '?', ':', ';', with closing quotes or brackets
+    after it) may end a sentence. The parser alone cuts long comma lists at a capitalised item or a
+    bracket ("…, keratomileusis (LASIK), gene scans, …", "…, Mass Spectrometry, In Vivo Detection …"),
+    and the cut loses the list's tail; a list is one sentence however long."""
+    doc = nlp.make_doc(text)
+    for tok in doc[1:]:
+        before = doc[tok.i - 1]
+        k = tok.i - 1
+        while k > 0 and (doc[k].text in _CLOSERS or doc[k].is_space):
+            k -= 1
+        if doc[k].text[-1:] not in _SENTENCE_ENDS and "\n" not in before.text + before.whitespace_ + tok.text:
+            tok.is_sent_start = False
+    for _, proc in nlp.pipeline:
+        doc = proc(doc)
+    return doc
+
+
 def _noun_words(noun) -> str:
     """A noun with the compounds and adjectives before it ("research interests" of "her research
     interests"), without determiners and possessives."""
@@ -626,19 +676,30 @@ def _semicolon_list(sent, root):
     span = sent.doc[start:end]
     if ";" in span.text:
         return span
-    if first.dep_ != "pobj":
-        return None  # a list after a preposition ("published on a, b, c"): "holds the post of …" is no list
+    if first.dep_ not in ("pobj", "dobj"):
+        return None  # a list after a preposition or as the object ("published on a, b, c", "covers a, b, c")
     # up to a phrase the verb takes besides the list ("… on a, b, c at the Department of X")
-    end = next((t.i for t in span if t.i > first.i and t.dep_ == "prep" and t.head == root), end)
+    # — after the list's last comma: a preposition before it is inside an item ("on design of drugs by
+    # protein engineering, biotechnology, …"); a capitalised one opens an item's title ("…, In Vivo …")
+    last_comma = max((t.i for t in span if t.text == ","), default=first.i)
+    end = next((t.i for t in span if t.i > last_comma and t.dep_ == "prep" and t.head == root
+                and not _opens_title(t)), end)
     span = sent.doc[start:end]
     while len(span) and span[-1].is_punct:
         span = span[:-1]
     inside = {t.i for t in first.subtree}
-    broken = any(t.i not in inside and t.head == root and t.dep_ in ("dobj", "npadvmod", "appos", "conj")
-                 and t.pos_ in ("NOUN", "PROPN") for t in span)
+    broken = any(t.i not in inside and t.head == root and (_opens_title(t) or (
+        t.dep_ in ("dobj", "npadvmod", "appos", "conj", "dep") and t.pos_ in ("NOUN", "PROPN"))) for t in span)
     commas = sum(t.text == "," for t in span)
     finite = any(t.tag_ in FINITE_VERB_TAGS for t in span)
     return span if broken and commas >= MIN_LIST_COMMAS and not finite else None
+
+
+def _opens_title(tok) -> bool:
+    """A capitalised preposition inside a sentence: the first word of a title said as a list's item
+    ("In Vivo Detection of …", "On Demand Services"), which the parser takes for a phrase of the verb."""
+    return tok.pos_ == "ADP" and tok.text[:1].isupper() and tok.i > tok.sent.start and \
+        tok.doc[tok.i - 1].text in (",", ";")
 
 
 def _counted_noun(tok) -> str:
