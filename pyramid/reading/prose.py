@@ -35,6 +35,7 @@ _WORD_NUMBER = re.compile(r"^([^\W\d_]{3,})-(\d+)$")  # "level-6", "year-2": a w
 NAME_SHARE = 0.5          # a subject holding this share of the title's name words names the page's entity
 COUNTED_WORDS_BEFORE = 2  # the nouns this close before a number ("level 3 subject") go with what it counts
 MIN_LIST_COMMAS = 2       # a broken-up comma list has at least this many commas ("a, b, c")
+LONG_LIST_COMMAS = 4      # a list this long after its verb is read from that verb, wherever the parser roots it
 SHORT_NAME_CHARS = 3      # a one-word name this short is too likely a plain word to be stood in by "It"
 _SENTENCE_ENDS = ".!?:;"     # the marks that may end a sentence in prose
 _CLOSERS = "\"'”’)]"          # closing quotes and brackets, which stay with the sentence they close
@@ -641,7 +642,13 @@ def _lead_verb(sent):
     c; d"), which would hide the clause that states the list. None for other sentences."""
     semis = [t.i for t in sent if t.text == ";"]
     if not semis:
-        return None
+        # … or with a long comma list after its verb: the parser roots it inside an item too ("X has
+        # published on a, b, …, charge transfer induced hydrogen bonding, …")
+        lead = next((t for t in sent if t.pos_ in ("VERB", "AUX") and t.dep_ != "aux"
+                     and any(c.dep_ in ("nsubj", "nsubjpass") and c.i < t.i for c in t.children)), None)
+        if lead is None or lead == sent.root or sum(t.text == "," for t in sent if t.i > lead.i) < LONG_LIST_COMMAS:
+            return None
+        return lead
     return next((t for t in sent if t.i < semis[0] and t.pos_ in ("VERB", "AUX")
                  and any(c.dep_ in ("nsubj", "nsubjpass") for c in t.children)), None)
 
@@ -688,10 +695,14 @@ def _semicolon_list(sent, root):
     while len(span) and span[-1].is_punct:
         span = span[:-1]
     inside = {t.i for t in first.subtree}
-    broken = any(t.i not in inside and t.head == root and (_opens_title(t) or (
+    # (a list the parser rooted elsewhere, inside an item, is broken up by its own account)
+    broken = root != sent.root or any(t.i not in inside and t.head == root and (_opens_title(t) or (
         t.dep_ in ("dobj", "npadvmod", "appos", "conj", "dep") and t.pos_ in ("NOUN", "PROPN"))) for t in span)
     commas = sum(t.text == "," for t in span)
-    finite = any(t.tag_ in FINITE_VERB_TAGS for t in span)
+    # a clause of its own opens with its verb after the comma or "and" ("…, b and teaches c"); a verb
+    # after a noun is inside an item ("charge transfer induced hydrogen bonding")
+    finite = any(t.tag_ in FINITE_VERB_TAGS and t.i > span.start and
+                 (sent.doc[t.i - 1].text == "," or sent.doc[t.i - 1].pos_ == "CCONJ") for t in span)
     return span if broken and commas >= MIN_LIST_COMMAS and not finite else None
 
 
