@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from pyramid.ontology.schema import Schema
-from pyramid.reading.page_reader import PageReader
-from pyramid.vocab import Vocab
-from tests.pyramid.reading.test_page_reader import facts
+from tests.pyramid.reading.test_page_reader import facts, schema_reader
 
 G = "http://garden.example/"
 TTL = """@prefix g: <http://garden.example/> .
@@ -45,11 +42,8 @@ PAGES = [
 
 @pytest.fixture(scope="module")
 def read(tmp_path_factory, embedder):
-    path = tmp_path_factory.mktemp("garden") / "garden.ttl"
-    path.write_text(TTL, encoding="utf-8")
-    reader = PageReader(Vocab.from_schema(Schema.load(path)), embedder, titles=[t for t, _ in PAGES])
-    readings = reader.read_all(PAGES)
-    return {t: facts(r) for (t, _), r in zip(PAGES, readings)}
+    reader = schema_reader(tmp_path_factory.mktemp("garden"), TTL, embedder, [t for t, _ in PAGES])
+    return {t: facts(r) for (t, _), r in zip(PAGES, reader.read_all(PAGES))}
 
 
 def test_a_long_list_keeps_items_the_parser_would_cut_it_at(read):

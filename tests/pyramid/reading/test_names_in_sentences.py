@@ -13,7 +13,7 @@ from pyramid.ontology.schema import Schema
 from pyramid.reading.page_reader import PageReader
 from pyramid.reading.terms import iso_date, value_fits
 from pyramid.vocab import Vocab
-from tests.pyramid.reading.test_page_reader import facts
+from tests.pyramid.reading.test_page_reader import facts, schema_reader
 
 R = "http://records.example/"
 TTL = """@prefix r: <http://records.example/> .
@@ -62,9 +62,7 @@ PAGES = [
 
 @pytest.fixture(scope="module")
 def readings(tmp_path_factory, embedder) -> dict[str, dict[str, list[str]]]:
-    path = tmp_path_factory.mktemp("records") / "records.ttl"
-    path.write_text(TTL, encoding="utf-8")
-    reader = PageReader(Vocab.from_schema(Schema.load(path)), embedder, titles=[t for t, _ in PAGES])
+    reader = schema_reader(tmp_path_factory.mktemp("records"), TTL, embedder, [t for t, _ in PAGES])
     return {t: facts(r) for (t, _), r in zip(PAGES, reader.read_all(PAGES))}
 
 
@@ -115,9 +113,7 @@ def test_a_clause_on_the_entitys_stand_in_and_a_reported_clause_state_its_facts(
 def test_what_a_class_is_defined_as_names_it(tmp_path, embedder, readings):
     # "The imprint recorded …": the class's comment defines it as "a label or imprint", so the page is about
     # a record company, not a musician with three records
-    path = tmp_path / "records.ttl"
-    path.write_text(TTL, encoding="utf-8")
-    reader = PageReader(Vocab.from_schema(Schema.load(path)), embedder, titles=[t for t, _ in PAGES])
+    reader = schema_reader(tmp_path, TTL, embedder, [t for t, _ in PAGES])
     sounds = reader.read_all(PAGES)[[t for t, _ in PAGES].index("Harbour Sounds")]
     assert sounds.cls == R + "Label" and "recorded" not in facts(sounds)
 

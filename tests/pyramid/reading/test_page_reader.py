@@ -56,6 +56,13 @@ def assert_harbour(got: dict[str, list[str]]) -> None:
         "medium": ["oil on canvas"], "year_created": ["1889"], "displayed_in": ["Gallery of Northern Light"]}
 
 
+def schema_reader(directory: Path, ttl: str, embedder, titles: list[str] | None = None) -> PageReader:
+    """A reader over a schema written in a test (saved to `directory`), knowing the corpus's titles."""
+    path = directory / "schema.ttl"
+    path.write_text(ttl, encoding="utf-8")
+    return PageReader(Vocab.from_schema(Schema.load(path)), embedder, titles=titles)
+
+
 def facts(reading) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for f in reading.facts:

@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from pyramid.ontology.schema import Schema
-from pyramid.reading.page_reader import PageReader
-from pyramid.vocab import Vocab
-from tests.pyramid.reading.test_page_reader import facts
+from tests.pyramid.reading.test_page_reader import facts, schema_reader
 
 H = "http://harbours.example/"
 TTL = """@prefix h: <http://harbours.example/> .
@@ -67,9 +64,7 @@ PAGES = [
 
 @pytest.fixture(scope="module")
 def read(tmp_path_factory, embedder):
-    path = tmp_path_factory.mktemp("harbours") / "harbours.ttl"
-    path.write_text(TTL, encoding="utf-8")
-    reader = PageReader(Vocab.from_schema(Schema.load(path)), embedder, titles=[t for t, _ in PAGES])
+    reader = schema_reader(tmp_path_factory.mktemp("harbours"), TTL, embedder, [t for t, _ in PAGES])
     readings = reader.read_all(PAGES)
     return {t: r for (t, _), r in zip(PAGES, readings)}, reader
 
