@@ -54,6 +54,7 @@ REWRITE_KEEPS = 0.5
 FACT_SENTENCES = 3
 
 Tokenize = Callable[[str], list[str]]
+Admit = Callable[[str, Hit], bool]  # may this sentence of this chunk answer the question?
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ class Composition:
     relevance: float = 0.0   # best chosen sentence's cosine to the question
     coverage: float = 0.0    # share of the question's terms that the chosen sentences hold
     missing: list[str] = field(default_factory=list)  # question terms no chosen sentence holds
+    set_aside: int = 0       # sentences the question's checks did not admit (querying.shapes)
 
     @property
     def support(self) -> float:
@@ -97,24 +99,30 @@ def split_sentences(text: str) -> list[str]:
     return out
 
 
-def _candidates(hits: list[Hit]) -> list[tuple[str, int, int]]:
+def _candidates(hits: list[Hit], admit: Admit | None = None) -> tuple[list[tuple[str, int, int]], int]:
+    """The sentences of the chunks, each once, in rank order; and how many `admit` set aside."""
     seen: set[str] = set()
-    out = []
+    out, set_aside = [], 0
     for rank, h in enumerate(hits):
         for pos, s in enumerate(split_sentences(h.chunk.text)):
             key = " ".join(s.lower().split())
             if key in seen or len(s.split()) < 3:  # chunk overlap repeats sentences; fragments answer nothing
                 continue
             seen.add(key)
+            if admit is not None and not admit(s, h):
+                set_aside += 1
+                continue
             out.append((s, rank, pos))
-    return out
+    return out, set_aside
 
 
-def compose(question: str, hits: list[Hit], embedder: Embedder, tokenize: Tokenize, max_words: int) -> Composition:
-    """The question's best sentences from `hits` (ranked chunks), up to `max_words` words."""
-    cands = _candidates(hits)
+def compose(question: str, hits: list[Hit], embedder: Embedder, tokenize: Tokenize, max_words: int,
+            admit: Admit | None = None) -> Composition:
+    """The question's best sentences from `hits` (ranked chunks), up to `max_words` words; with `admit`,
+    only the sentences it admits (a fact question's: querying.shapes)."""
+    cands, set_aside = _candidates(hits, admit)
     if not cands:
-        return Composition()
+        return Composition(retrieval=max((h.score for h in hits), default=0.0), set_aside=set_aside)
     qterms = set(tokenize(question))
     qv = embedder.embed_one(question, kind="query")
     vecs = embedder.embed([s for s, _, _ in cands], kind="document")
@@ -147,7 +155,7 @@ def compose(question: str, hits: list[Hit], embedder: Embedder, tokenize: Tokeni
     held = set().union(*(terms[i] for i in taken)) if taken else set()
     return Composition(chosen=chosen, retrieval=max(h.score for h in hits), relevance=round(float(max(cos[i] for i in taken)), 4),
                        coverage=round(len(qterms & held) / len(qterms), 4) if qterms else 1.0,
-                       missing=sorted(qterms - held))
+                       missing=sorted(qterms - held), set_aside=set_aside)
 
 
 @dataclass(frozen=True)

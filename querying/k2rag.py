@@ -43,7 +43,6 @@ from querying.compose import (
     Tokenize,
     abstention_text,
     added_words,
-    asks_for_a_fact,
     compose,
     framed,
     leading,
@@ -54,6 +53,7 @@ from querying.compose import (
 )
 from querying.naive import ANSWER_MAX_TOKENS, answer_from_chunks, answer_from_context, chunk_evidence
 from querying.options import counted_options, select_options
+from querying.shapes import asked
 
 SUBQUESTION_SCHEMA = {"type": "object", "properties": {"question": {"type": "string", "maxLength": 200}},
                       "required": ["question"], "additionalProperties": False}
@@ -96,27 +96,35 @@ class TextAnswerer:
         with tracer.step("text.retrieve", "text", lam=self.text.cfg.lam, k=self.text.cfg.answer_k) as rec:
             hits = self.text.search(question, k=self.text.cfg.answer_k)
             rec.outcome = f"{len(hits)} chunks" + ("" if handover.triples else "; no KG results")
+        frame = question_frame(question, self.text.tokenize)
+        # a fact question is answered only by sentences that hold the shape it asks for, from passages that
+        # name what it asks about (querying.shapes): a sentence about something else answers another question
+        wanted = asked(question, framed=frame is not None)
         with tracer.step("text.compose", "text", words=self.cfg.answer_words) as rec:
-            comp = compose(question, hits, self.embedder, self.text.tokenize, self.cfg.answer_words)
+            comp = compose(question, hits, self.embedder, self.text.tokenize, self.cfg.answer_words,
+                           admit=(lambda s, h: wanted.admits(s, h.chunk.text)) if wanted else None)
             rec.input["support"] = comp.support
             rec.outcome = (f"{len(comp.chosen)} sentences; support {comp.support:.3f} (relevance {comp.relevance:.3f}, "
                            f"coverage {comp.coverage:.3f})")
         citations = comp.citations
         why = (f"support {comp.support:.3f} < {self.cfg.abstain_below}" if comp.support < self.cfg.abstain_below
+               else f"no sentence of the {len(hits)} chunks {wanted.says()}" if not comp.chosen and comp.set_aside
                else "no sentence to answer with" if not comp.chosen else self._check(question, comp, tracer))
         if why:
             tracer.steps.append(TraceStep(step="text.abstain", layer="text", input={"missing": comp.missing},
                                           outcome=why))
-            text, pipeline, chunks, abstained = abstention_text(comp), "abstain", chunk_evidence(hits), True
+            # the closest passage shown is the closest of all, where the question's checks admitted none
+            closest = comp if comp.chosen else compose(question, hits, self.embedder, self.text.tokenize,
+                                                       self.cfg.answer_words)
+            text, pipeline, chunks, abstained = abstention_text(closest), "abstain", chunk_evidence(hits), True
         elif mode == "generate":
             text, chunks = answer_text_path(self.text, self.llm, self.embedder, self.cfg, question,
                                             handover.triples, tracer, hits=hits)
             pipeline, citations, abstained = "k2rag" if handover.triples else "hybrid", [], False
         else:
-            frame = question_frame(question, self.text.tokenize)
             if mode == "extractive":
                 text, citations = framed(comp, frame) if frame else \
-                    leading(comp) if asks_for_a_fact(question) else (comp.text, citations)
+                    leading(comp) if wanted.fact else (comp.text, citations)
             else:
                 text, citations = rewrite(question, comp, self.llm, self.text.tokenize, self.embedder, tracer,
                                           frame=frame)

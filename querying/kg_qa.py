@@ -37,16 +37,18 @@ from dataclasses import dataclass, field
 from pyramid.config import KGSettings
 from pyramid.kg.index import TripleHit
 from pyramid.kg.layer import KGLayer
-from pyramid.kg.model import Triple, normalise_name
+from pyramid.kg.model import Triple
 from pyramid.llm import LLM, LLMSchemaError
 from pyramid.normalise import fold
 from pyramid.ontology.labels import fold_words
 from pyramid.prompts import load_prompt
-from pyramid.reading.english import NAME_FILLERS, QUESTION_OPENERS, QUESTION_SCAFFOLDING
+from pyramid.reading.english import NAME_FILLERS, QUESTION_SCAFFOLDING
 from pyramid.text_layer import Bm25Tokenizer
 from pyramid.types import Answer, Tracer, TraceStep, TripleEvidence
 from pyramid.usage import UsageMeter
-from querying.options import counted_options, is_none_option, select_options
+from querying.options import counted_noun_of_options, counted_options, is_none_option, says_noun, select_options
+from querying.question_names import QuestionNames, norm_words, question_names
+from querying.shapes import asked
 
 SUFFICIENCY_SCHEMA = {
     "type": "object",
@@ -57,7 +59,7 @@ SUFFICIENCY_SCHEMA = {
 ANSWER_MAX_TOKENS = 160
 ENTITY_COVERAGE = 0.8   # share of an entity name's words that must appear in the question to link it
 
-_WORD = re.compile(r"\w+", re.UNICODE)
+_DIGITS = re.compile(r"\d+")
 _PERSONISH = re.compile(r"^[^\W\d_][^\W\d_ .'’-]*(?:[ .'’-]+[^\W\d_]+)*\.?$")  # letters, spaces, . ' -
 _tokenize = Bm25Tokenizer()  # the text layer's BM25 analysis: lower-case, stop-worded, stemmed
 # Question scaffolding that no fact restates (BM25's stop list keeps some of these).
@@ -76,15 +78,18 @@ def triple_line(t: Triple) -> str:
 ANSWER_GROUNDING = 0.5  # share of the answer's content words the retrieved triples must hold
 
 
-def grounded_in(answer: str, triples: list[Triple]) -> bool:
-    """Is `answer` written from `triples`? At least ANSWER_GROUNDING of its content words occur in them.
-    The tiny model's answer field holds "false", a made-up date or a word salad often enough (seen on
-    the demo) that an answer the triples do not carry is replaced by the triples themselves."""
+def grounded_in(answer: str, triples: list[Triple], about: list[Triple] | None = None) -> bool:
+    """Is `answer` written from `triples`? At least ANSWER_GROUNDING of its content words occur in them,
+    and every number it writes occurs in those `about` what the question names (all of them when not
+    given). The tiny model's answer field holds "false", a made-up date or a word salad often enough
+    (seen on the demo), and another event's price beside the right words ("around 3.00 euros", seen on
+    the city domain), that an answer the triples do not carry is replaced by the triples themselves."""
     terms = set(content_terms(answer))
     if not terms:
         return False
     held = {w for t in triples for w in _tokenize(t.text())}
-    return len(terms & held) / len(terms) >= ANSWER_GROUNDING
+    numbers = {n for t in (triples if about is None else about) for n in _DIGITS.findall(t.text())}
+    return len(terms & held) / len(terms) >= ANSWER_GROUNDING and set(_DIGITS.findall(answer)) <= numbers
 
 
 def format_facts(triples: list[Triple]) -> str:
@@ -113,55 +118,13 @@ class Signals:
                 "overlap": round(self.overlap, 3)}
 
 
-@dataclass(frozen=True)
-class QuestionNames:
-    words: frozenset[str]                  # normalised words of the names in the question
-    spans: tuple[tuple[str, ...], ...] = ()  # each name as written (a run of capitalised words)
-    joined: frozenset[tuple[str, ...]] = frozenset()  # the spans whose words were joined by "of", "and", …
-
-
-def question_names(question: str) -> QuestionNames:
-    """The names in a question: words written with a capital, a digit or a non-Latin script, less
-    a leading question word; runs of them (joined by fillers: "Department of Computing") are the
-    spans. Measured on `bench kg-sufficiency`: matching every question word linked common-noun
-    entities ("research", "students") for 7 of 10 questions about people absent from the KG. A
-    question written all in lower case falls back to all words (and no spans)."""
-    words = question.split()
-    if words and words[0].lower().strip("?,.") in QUESTION_OPENERS:
-        words = words[1:]
-    if not any(_name_like(w) for w in words):  # the capital of a leading question word names nothing
-        return QuestionNames(frozenset(_norm_words(" ".join(words))))
-    spans, run, joined = [], [], set()
-    for i, w in enumerate(words + [""]):
-        if _name_like(w):
-            run.append(w)
-        elif run and w.lower() in NAME_FILLERS and i + 1 < len(words) and _name_like(words[i + 1]):
-            run.append(w)   # "of" inside "Department of Computing"
-        elif run:
-            words_of = _norm_words(" ".join(run))
-            spans.append(tuple(x for x in words_of if x not in NAME_FILLERS))
-            if len(spans[-1]) < len(words_of):
-                joined.add(spans[-1])
-            run = []
-    spans = [sp for sp in spans if sp]
-    return QuestionNames(frozenset(w for sp in spans for w in sp), tuple(spans), frozenset(joined))
-
-
-def _name_like(w: str) -> bool:
-    return bool(w) and (w[0].isupper() or w[0].isdigit() or ord(w[0]) >= 0x2E80)
-
-
-def _norm_words(text: str) -> list[str]:
-    return _WORD.findall(normalise_name(text))
-
-
 def named_in(name: str, names: QuestionNames, type: str = "") -> bool:
     """Is the entity `name` named in the question? Yes when ENTITY_COVERAGE of its content words are
     among the question's name words, or — for a person-like name (two to four words of letters, no
     filler, type PERSON or unknown; not an e-mail address or a title in brackets) — when one name of
     the question lies wholly inside it and holds its first or last word: "Where does Alice live?"
     names "Alice Smith", "Alice Jones" does not."""
-    all_words = _norm_words(name)
+    all_words = norm_words(name)
     words = [w for w in all_words if w not in NAME_FILLERS] or all_words
     if not words:
         return False
@@ -178,7 +141,7 @@ def whole_names_first(found: Sequence[str], names: QuestionNames) -> set[str]:
     """Of the entity names `found` for a question, those that hold only part of a plain name the
     question writes, when another holds all of it: with "Eric Yim" in the graph, "Yim" is someone
     else. A name joined by "of"/"and" lends its words alone (see `holds_rare`)."""
-    words = {n: set(_norm_words(n)) for n in found}
+    words = {n: set(norm_words(n)) for n in found}
     partial: set[str] = set()
     for span in names.spans:
         whole = set(span)
@@ -241,8 +204,10 @@ class Verdict:
 
 
 def judge(llm: LLM, question: str, hits: list[TripleHit], tracer: Tracer, *, mode: str, min_score: float,
-          overlap_yes: float) -> Verdict:
-    """Signals, the Query_kg call, and the decision; traced as kg.signals and kg.sufficiency."""
+          overlap_yes: float, shaped: bool = True) -> Verdict:
+    """Signals, the Query_kg call, and the decision; traced as kg.signals and kg.sufficiency. `shaped`: the
+    answer must hold the value of the shape asked for (Mindful-RAG computes counts after, and checks them
+    against the question's intent itself)."""
     triples = [h.triple for h in hits]
     with tracer.step("kg.signals", "kg") as rec:
         sig = compute_signals(question, hits)
@@ -275,15 +240,20 @@ def judge(llm: LLM, question: str, hits: list[TripleHit], tracer: Tracer, *, mod
         if failed:
             why += f" (the LLM reply failed its schema, counted as no: {failed[:120]})"
         # in every mode: a strong model can be told by a document to say something else
-        if ok and text and not grounded_in(text, triples):
+        about = [t for t in triples if t.subject.name in sig.linked or t.object.name in sig.linked]
+        if ok and text and not grounded_in(text, triples, about):
             why += f"; the LLM's answer {text[:60]!r} is not in the triples, so the triples answer"
             text, cited_idx = "", []
+        cited = [triples[i] for i in cited_idx]
+        if ok and not cited:
+            # The model cited nothing: the best triple, then those naming a question entity among the top 5.
+            cited = [t for i, t in enumerate(triples[:5])
+                     if i == 0 or t.subject.name in sig.linked or t.object.name in sig.linked][:3]
+        # a number, a time, an address: the answer must hold one (querying.shapes; the KG links names itself)
+        wanted = asked(question, framed=True)
+        if ok and shaped and wanted.shape and not wanted.holds(" ".join([text, *map(triple_line, cited)])):
+            ok, why = False, why + f"; no cited triple {wanted.says(names=False)}"
         rec.outcome = ("sufficient: " if ok else "insufficient: ") + why
-    cited = [triples[i] for i in cited_idx]
-    if ok and not cited:
-        # The model cited nothing: the best triple, then those naming a question entity among the top 5.
-        cited = [t for i, t in enumerate(triples[:5])
-                 if i == 0 or t.subject.name in sig.linked or t.object.name in sig.linked][:3]
     if ok and not text:
         text = " ".join(triple_line(t) for t in cited)
     return Verdict(ok, text, cited, sig, llm_yes, why, failed)
@@ -372,6 +342,9 @@ def option_support(kg: KGLayer, question: str, options: Sequence[str]) -> tuple[
     # ("staff", "department"): an end holding most of the rare ones is named by the question
     rare = {w for w in terms if counts[w] <= RARE} - {w for o in options for w in content_terms(o)}
     real = [i for i, o in enumerate(options) if o.strip() and not is_none_option(o)]
+    # a count's options are numbers: a triple's number supports one only where its relation names what is
+    # counted ("bedCount" for "how many beds", never for "how many clinicians")
+    noun = counted_noun_of_options(question, options)
     found: dict[int, list[tuple[TripleHit, str]]] = {}
     store = kg.store()
     for i in real:
@@ -382,6 +355,8 @@ def option_support(kg: KGLayer, question: str, options: Sequence[str]) -> tuple[
         triples = store.neighbours(ids, hops=1, limit=OPTION_TRIPLES) if ids else []
         scores = kg.index.score([t.id for t in triples], kg.embedder.embed_one(question, kind="query"))
         for t in sorted(triples, key=lambda t: -scores.get(t.id, 0.0)):
+            if noun is not None and not says_noun(noun, t.relation):
+                continue
             h = TripleHit(t, scores.get(t.id, 0.0), "option")
             for mine, other in ((t.subject, t.object), (t.object, t.subject)):
                 if same_thing(options[i], mine.name) and not same_thing(options[i], other.name) and \

@@ -42,7 +42,8 @@ from pyramid.prompts import load_prompt
 from pyramid.reading.english import PRESENT_TENSE_AUXILIARIES, PRESENT_TIME_WORDS, TIME_WORDS
 from pyramid.types import Answer, Tracer
 from pyramid.usage import UsageMeter
-from querying.kg_qa import content_terms, finish, judge, named_in, question_names
+from querying.kg_qa import content_terms, finish, judge, named_in
+from querying.question_names import question_names
 
 RELATIONS_PER_TRY = 5
 MAX_CANDIDATES = 200    # 1-hop edges read from the store
@@ -290,7 +291,7 @@ def answer_mindful(kg: KGLayer, llm: LLM, embedder: Embedder, cfg: KGSettings, m
         hits = sorted((TripleHit(t, scores.get(t.id, 0.0), "mindful") for t in aligned.triples),
                       key=lambda h: (h.triple.id not in first, 0.0 if cons.current else -h.score))[:k]
         verdict = judge(llm, question, hits, tracer, mode=cfg.sufficiency, min_score=cfg.min_score,
-                        overlap_yes=cfg.overlap_yes)
+                        overlap_yes=cfg.overlap_yes, shaped=False)
         if not verdict.sufficient:
             continue
         if aligned.answer:

@@ -103,23 +103,44 @@ def select_options(options: Sequence[str], evidence: Sequence[str | Value], *,
 
 
 
+def counted_noun_of_options(question: str, options: Sequence[str]) -> list[str] | None:
+    """The words of the noun a question counts when its options are numbers ("how many performers …":
+    ['performers']); None when it counts nothing or an option is no number."""
+    numbers = [o for o in options if not _NONE.match(o)]
+    if not numbers or not all(NUMBER.match(o.strip()) for o in numbers) or COUNTING.search(question) is None:
+        return None
+    return counted_noun(question, COUNTING).split()
+
+
+def says_noun(noun: Sequence[str], text: str) -> bool:
+    """Does `text` (a relation's name too: "bedCount") say the first word of `noun`, in any of its forms?"""
+    words = re.findall(r"[a-z]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text).lower())
+    return bool(noun) and any(word_forms(w) & word_forms(noun[0]) for w in words)
+
+
 def counted_options(question: str, options: Sequence[str], texts: Sequence[str]) -> list[int] | None:
     """A question that counts things ("how many performers …") with numbers for options: the options
     whose number the texts say beside the counted noun ("three performers", "runs 9 minutes" for "how
     many minutes") — a number said of something else (a year, a running time) is no count of them.
     None when the question counts nothing or an option is no number (the usual matching applies)."""
-    numbers = [o for o in options if not _NONE.match(o)]
-    if not numbers or not all(NUMBER.match(o.strip()) for o in numbers) or COUNTING.search(question) is None:
+    noun = counted_noun_of_options(question, options)
+    if noun is None:
         return None
-    noun = counted_noun(question, COUNTING).split()
     if not noun:
         return []
-    said: set[str] = set()
-    for text in texts:
-        words = re.findall(r"\d+(?:\.\d+)?|\w+", text.lower())
-        for i, w in enumerate(words[:-1]):
-            value = CARDINALS.get(w, w)
-            # the number, then the noun (one word may come between: "three credited performers")
-            if NUMBER.match(value) and any(word_forms(n) & word_forms(noun[0]) for n in words[i + 1:i + 3]):
-                said.add(value)
+    said = {n for text in texts for n in counts_said(noun, text)}
     return [i for i, o in enumerate(options) if not _NONE.match(o) and o.strip() in said]
+
+
+def counts_said(noun: Sequence[str], text: str) -> set[str]:
+    """The numbers `text` says beside the counted noun (its words `noun`): the number, then the noun, one
+    word may come between ("three credited performers"); a number word as its digits."""
+    if not noun:
+        return set()
+    said: set[str] = set()
+    words = re.findall(r"\d+(?:\.\d+)?|\w+", text.lower())
+    for i, w in enumerate(words[:-1]):
+        value = CARDINALS.get(w, w)
+        if NUMBER.match(value) and any(word_forms(n) & word_forms(noun[0]) for n in words[i + 1:i + 3]):
+            said.add(value)
+    return said

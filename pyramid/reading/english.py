@@ -62,6 +62,7 @@ INVARIANT_NOUNS = frozenset({"series", "species", "news", "means", "headquarters
 MONTH_ORDER = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
                "november", "december")
 MONTHS = frozenset(MONTH_ORDER)
+WEEKDAYS = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"})
 # a month's number by its name or its usual short form ("Sept" too)
 MONTH_NUMBERS = {**{m: i for i, m in enumerate(MONTH_ORDER, 1)}, **{m[:3]: i for i, m in enumerate(MONTH_ORDER, 1)},
                  "sept": 9}

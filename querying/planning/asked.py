@@ -13,7 +13,17 @@ from collections.abc import Callable
 from pyramid.reading.english import NUMBER_WORDS, PERSON, PLACE, STOPWORDS
 from pyramid.reading.terms import holds_time
 from pyramid.vocab import Vocab
-from querying.planning.cues import ASKS_WHERE, ASKS_WHO, COUNTING, LOCATIVE, QUANTITY, WHEN, counted_noun
+from querying.planning.cues import (
+    AMOUNT,
+    ASKS_WHERE,
+    ASKS_WHO,
+    COUNTING,
+    LOCATIVE,
+    WHEN,
+    asks_a_number,
+    asks_number_of_things,
+    counted_noun,
+)
 from querying.planning.names import SchemaNames, property_words
 from querying.planning.records import PLACEHOLDERS, Anchor, PlanDraft, QuestionReading
 from querying.planning.weights import LIKENESS_MARGIN
@@ -40,6 +50,17 @@ def _or_why(d: PlanDraft, kept: list[QuestionReading], reason: str) -> list[Ques
     return kept
 
 
+def _per_group(r: QuestionReading) -> bool:
+    """The reading answers with a number per thing: a count or a total of what each reaches ("how many
+    plants at each nursery", "the total height of plants per nursery")."""
+    return r.plan.rank is not None and r.plan.rank.every
+
+
+def _counts(r: QuestionReading) -> bool:
+    """The reading answers with a count: of its things, or of what each of them reaches."""
+    return r.plan.count or (_per_group(r) and r.plan.rank is not None and r.plan.rank.fn == "count")
+
+
 class AskedKeeper:
     """The checks, in order; each returns the readings it keeps, or None (the draft's reason said)."""
 
@@ -48,8 +69,8 @@ class AskedKeeper:
 
     def keep(self, d: PlanDraft, question: str, anchors: list[Anchor],
              readings: list[QuestionReading]) -> list[QuestionReading] | None:
-        checks: list[Check] = [self.of_asked_class, self.of_asked_time, self.of_someone, self.of_where,
-                               self.of_counted, self.of_named_relation, self.of_named_classes]
+        checks: list[Check] = [self.of_asked_class, self.of_asked_time, self.of_asked_number, self.of_someone,
+                               self.of_where, self.of_counted, self.of_named_relation, self.of_named_classes]
         kept: list[QuestionReading] | None = readings
         for check in checks:
             if kept is None:
@@ -194,7 +215,7 @@ class AskedKeeper:
                  >= NAMED_RELATION_WORDS and says_every_word(property_words(p), said)}
         if not named:
             return readings
-        quantity = bool(QUANTITY.search(text))
+        quantity = asks_number_of_things(text)
         kept = [r for r in readings if named & r.plan.properties() and (quantity or not r.plan.count)]
         if not kept:
             d.reason = (f"the question names {', '.join(sorted(named))}, and no reading of what it names uses it "
@@ -238,4 +259,22 @@ class AskedKeeper:
         kept = [r for r in readings if r.kind == "attribute" and not r.plan.count
                 and any((p := self.vocab.get(name)) is not None and holds_time(p) for name in r.plan.returns)]
         return _or_why(d, kept, "the question asks when, and no reading of the schema that joins what it names gives a time")
+
+    def of_asked_number(self, d: PlanDraft, question: str, anchors: list[Anchor],
+                        readings: list[QuestionReading]) -> list[QuestionReading] | None:
+        """A question that asks for a number ("How many …", "What is the size of …", "How long …") is
+        answered by a count or a value that names no thing, never by things ("What is the size of the
+        team on X?" answered with its head). "How much did X cost?" asks for an amount: a value that is no
+        time; no count of things (the studios that made X) answers it. None (the reason said) when no
+        reading gives a number."""
+        text = masked(question, anchors)
+        if not asks_a_number(text):
+            return readings
+        amount = bool(AMOUNT.search(text)) and not COUNTING.search(text)
+        kept = [r for r in readings if _counts(r) and not amount or _per_group(r) and not _counts(r) or
+                r.kind == "attribute" and not _counts(r) and r.value_class is None
+                and not (amount and any((p := self.vocab.get(name)) is not None and holds_time(p)
+                                        for name in r.plan.returns))]
+        return _or_why(d, kept, "the question asks for a number, and no reading of the schema that joins what it "
+                                "names gives one")
 

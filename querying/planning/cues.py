@@ -38,6 +38,37 @@ QUANTITY = re.compile(rf"\b(how\s+many|how\s+much|{_NUMBER_OF}|"
                       re.IGNORECASE)
 # …of them, those that count things (not "how much", an amount; not a total of values)
 COUNTING = re.compile(rf"\b(how\s+many|{_NUMBER_OF}|count|counts|counting)\b", re.IGNORECASE)
+# …and those that ask for an amount: a value ("How much did X cost?"), never a count of things
+AMOUNT = re.compile(r"\b(how\s+much|amount\s+of)\b|"
+                    # …or "what" as the object of a verb of measure ("What did X cost to make?", "What does Y
+                    # weigh?"): English's verbs that take an amount
+                    r"\bwhat\s+(?:did|does|do|will|would|could)\s+.+?\s+(?:cost|weigh|measure|earn|gross)\b",
+                    re.IGNORECASE)
+
+
+# …and a number of any kind: a quantity, a size, or a degree asked with "how" ("How long is X?", "How old …")
+NUMBER_ASKED = re.compile(r"\b(?:size\s+of|how\s+(?:big|large|long|tall|old|far|heavy|wide|deep|high|often))\b",
+                          re.IGNORECASE)
+
+
+# a question that opens by asking for a thing, someone or a place ("Which faculty has the largest number of
+# departments?", "Who teaches the course with a total of 3 credits?") asks for no number, whatever it says after
+_ASKS_A_THING = re.compile(r"^\W*(?:(?:to|by|for|with|from|of|in|at|on)\s+)?(?:which|who|whom|whose|where)\b",
+                           re.IGNORECASE)
+
+
+def asks_a_number(text: str) -> bool:
+    """Does the question ask for a number (a count, an amount, a size, a degree)? Then no thing answers it."""
+    if _ASKS_A_THING.match(text):
+        return False
+    plain = SUPERLATIVE.sub(" ", text)  # "the largest number of staff" ranks
+    return bool(QUANTITY.search(plain) or NUMBER_ASKED.search(plain) or AMOUNT.search(plain))
+
+
+def asks_number_of_things(text: str) -> bool:
+    """Does the question ask for a number a count may give? A quantity cue, less an amount asked for
+    ("how much") where nothing is counted."""
+    return bool(QUANTITY.search(text)) and not (AMOUNT.search(text) and not COUNTING.search(text))
 # the superlatives of quantity (English's closed set): "the most departments", "the fewest staff"
 _NUMBER_RANKED = r"(?:largest|greatest|highest|biggest|smallest|lowest)\s+number\s+of"
 SUPERLATIVE = re.compile(rf"\b(most|fewest|least|{_NUMBER_RANKED})\b", re.IGNORECASE)
@@ -219,7 +250,7 @@ class QuestionCues:
         text = masked(question, named)
         # not inside a name ("Count Basie"), nor a superlative's ("the largest number of staff" ranks)
         plain = SUPERLATIVE.sub(" ", text)
-        quantity = bool(QUANTITY.search(plain))
+        quantity = asks_number_of_things(plain)
         return cls(quantity=quantity, counted=counted_noun(plain) if quantity else "",
                    someone=bool(WHO.search(text)), place=bool(WHERE.search(text)),
                    which=bool(WHICH_SUBJECT.search(text)), role=bool(AS_WHAT.search(text)))

@@ -10,7 +10,7 @@ from pyramid.reading.english import AUXILIARIES, PARTICIPLE_PREPOSITIONS
 from pyramid.vocab import Term, Vocab
 from querying.planning.anchors import overlap, strength
 from querying.planning.names import SchemaNames
-from querying.planning.paths import PathFinder
+from querying.planning.paths import PathFinder, clause, verb_led
 from querying.planning.records import MAX_ANCHOR_IRIS, SHARE_DIGITS, Anchor, QuestionReading, Uses
 from querying.planning.weights import FIRM, NARROWED_FIT
 from querying.sparql_plan import Constraint, QueryPlan, Step
@@ -201,16 +201,33 @@ class ReadingEnumerator:
         out = []
         names = self.names.class_names[cls.iri]
         words = self.names.class_words[cls.iri]
+        spelled = self._relation_names(constraints, clause)
         for count in (False, True):
             lead = "how many" if count else "which"
             text = clause.replace("{T}", f"{lead} {words}")
             variants = tuple((clause.replace("{T}", f"{lead} {n}") + "?", f"{lead} {n}?") for n in names) \
                 if len(names) > 1 else ()
+            # the relation by each of its other names ("is based on ward" is also "works in")
+            variants += tuple((c.replace("{T}", f"{lead} {words}") + "?", f"{lead} {words}?") for c in spelled)
             r = QuestionReading("members", base.model_copy(update={"count": count}), text + "?", anchors, steps,
                                 cls.iri, clause=clause, asks=f"{lead} {words}?", mids=mids, variants=variants)
             r.evidence["fit"] = round(fit, SHARE_DIGITS)
             out.append(r)
         return out
+
+    def _relation_names(self, constraints: list[Constraint], said: str) -> list[str]:
+        """A one-step path's clause spelled with each other name of its property that reads as a relation
+        (`verb_led`): a schema names a relation by its label, its local name and other labels, and a
+        question may use any of them. [] for a longer path, or a clause not made from the property."""
+        if len(constraints) != 1 or len(constraints[0].path) != 1:
+            return []
+        step = constraints[0].path[0]
+        p = self.vocab.get(step.property)
+        if p is None or p.kind != "object":
+            return []
+        if said != clause("{T}", step, p, "X"):
+            return []
+        return [clause("{T}", step, p, "X", name=n) for n in p.names if verb_led(n) and n != p.words]
 
     def _both(self, r1: QuestionReading, r2: QuestionReading) -> QuestionReading:
         """One answer class, both anchors: "X offered by which department and Y offered by it?"."""

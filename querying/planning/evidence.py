@@ -5,6 +5,8 @@ for keeps its place."""
 
 from __future__ import annotations
 
+import re
+
 from pyramid.errors import PolyragError
 from pyramid.normalise import fold
 from pyramid.ontology.labels import LabelIndex, LabelLink
@@ -12,6 +14,7 @@ from pyramid.vocab import Vocab
 from querying.options import Value, is_none_option, select_options
 from querying.planning.records import SHARE_DIGITS, QuestionReading, Run
 from querying.planning.weights import EMPTY, OPTIONS_HIT, SUBCLASS_ONLY
+from querying.planning.wording import forms
 
 RUN_BUDGET = 16           # queries run for evidence, at most
 
@@ -77,15 +80,20 @@ class EvidenceRunner:
             r.evidence["options_hit"] = float(len(hit))
             r.score += OPTIONS_HIT if hit else -OPTIONS_HIT
         if r.kind == "members" and r.answer_class:
-            exact = self._exact_share(answers, r.answer_class)
+            exact = self._exact_share(answers, r.answer_class, question)
             r.evidence["exact_class"] = round(exact, SHARE_DIGITS)
             r.score -= SUBCLASS_ONLY * (1 - exact)
 
-    def _exact_share(self, answers: list[str], cls: str) -> float:
+    def _exact_share(self, answers: list[str], cls: str, question: str) -> float:
         """Share of the answers whose classes hold no proper subclass of `cls` (a department filed as a
         faculty by a subclass axiom is not what 'which faculty' asks for). A class with no instances
-        of its own is answered by its subclasses' (an abstract "professor" counts every rank)."""
-        subs = frozenset(c.iri for c in self.vocab.classes if cls in self.vocab.ancestors(c.iri))
+        of its own is answered by its subclasses' (an abstract "professor" counts every rank), and so is
+        a class the question names by a noun that heads a subclass's name: "films" asks for short films
+        too (English heads a noun phrase with its last word)."""
+        said = {forms(w)[0] for w in re.findall(r"[a-z]+", question.lower())}
+        heads = {h for n in self.vocab.by_iri[cls].names if n.split() and (h := forms(n.split()[-1])[0]) in said}
+        subs = frozenset(c.iri for c in self.vocab.classes if cls in self.vocab.ancestors(c.iri)
+                         and not any(n.split() and forms(n.split()[-1])[0] in heads for n in c.names))
         if not subs or not self.index.has_own(cls, subs):
             return 1.0
         return sum(not (set(self.index.classes_of(a)) & subs) for a in answers) / len(answers)

@@ -23,12 +23,22 @@ def step_key(*steps: Step) -> tuple[tuple[str, bool], ...]:
     return tuple((st.property, st.inverse) for st in steps)
 
 
-def clause(left: str, step: Step, p: Term, right: str) -> str:
-    """A step in words: forward, "left p right"; walked backwards, "right p left". A property named
-    by a participle and "by" ("offered by") is read as the passive it is: "left is offered by right"."""
-    passive = p.words.endswith(" by") and p.words.split()[0] not in AUXILIARIES
-    words = f"is {p.words}" if passive else p.words
+def clause(left: str, step: Step, p: Term, right: str, name: str | None = None) -> str:
+    """A step in words (the property's label, or `name`, another of its names): forward, "left p right";
+    walked backwards, "right p left". A property named by a participle and "by" ("offered by") is read as
+    the passive it is: "left is offered by right"."""
+    said = name or p.words
+    passive = said.endswith(" by") and said.split()[0] not in AUXILIARIES
+    words = f"is {said}" if passive else said
     return f"{left} {words} {right}" if not step.inverse else f"{right} {words} {left}"
+
+
+def verb_led(name: str) -> bool:
+    """Does a property's name open with a verb, and so read as a relation in a clause ("works in", "refers
+    to", "located in", "has unit")? English's auxiliaries, and a verb's -s, -ed or -en forms; a name that
+    opens with a noun ("part of site", "member") would make no clause."""
+    first = name.split()[0] if name.split() else ""
+    return first in AUXILIARIES or (len(first) > 3 and first.endswith(("s", "ed", "en")) and not first.endswith("ss"))
 
 
 class PathFinder:

@@ -130,7 +130,8 @@ def test_a_shared_surname_does_not_stand_for_the_person_the_question_names(sessi
     topic = answer_kg(s, "Which college holds the dune geology lab?", options=COLLEGES)
     assert topic.selected == [0], topic.text
     # a name joined by "of" says what its thing is about: its rare words count alone
-    from querying.kg_qa import content_terms, holds_rare, question_names
+    from querying.kg_qa import content_terms, holds_rare
+    from querying.question_names import question_names
 
     for question, thing, held in (("Who works for the Department of Glacier Hydrology?", "glacier melt models", True),
                                   ("Where does Mina Glacier work?", "glacier melt models", False),
@@ -147,7 +148,8 @@ def test_a_one_word_name_steps_aside_when_the_graph_holds_the_whole_name_asked_a
     # one step away too: the unit that employs him, not the one that employs "Vasquez"
     units = answer_kg(s, "Which unit employs Oren Vasquez?", options=["Institute of Tidal Studies", "Lab of Dune Geology"])
     assert units.selected == [1], units.text
-    from querying.kg_qa import question_names, whole_names_first
+    from querying.kg_qa import whole_names_first
+    from querying.question_names import question_names
 
     names = question_names("Is Oren Vasquez in the College of Ocean Sciences?")
     assert whole_names_first(["Vasquez", "Oren Vasquez", "Ocean Sciences"], names) == {"Vasquez"}
@@ -218,7 +220,7 @@ def test_ask_layer_kg_json_from_the_cli(workspace, tmp_path, capsys, monkeypatch
 def test_only_names_in_the_question_link_entities():
     from kg_fixtures import t as triple
 
-    from querying.kg_qa import question_names
+    from querying.question_names import question_names
 
     assert question_names("Did Paris Saint-Germain win Ligue 1?").words == {"paris", "saint", "germain", "ligue", "1"}
     assert question_names("what did ronaldo win").words == {"did", "ronaldo", "win"}   # no capitals: all words
@@ -252,7 +254,8 @@ def test_auto_mode_trusts_only_the_signals_with_the_tiny_default_model(session):
 
 
 def test_a_first_or_last_name_alone_links_a_person():
-    from querying.kg_qa import named_in, question_names
+    from querying.kg_qa import named_in
+    from querying.question_names import question_names
 
     alice = [TripleHit(t("Alice Smith", "lives in", "Paris"), 0.7)]
     sig = compute_signals("Where does Alice live?", alice)
@@ -440,3 +443,34 @@ def test_signals_mode_replaces_an_answer_the_triples_do_not_hold(session):
 def test_signals_mode_keeps_an_answer_the_triples_hold(session):
     fine = session({Q_BLUES: "Alex Pietrangelo"}, sufficiency="signals")
     assert answer_kg(fine, Q_BLUES, k=3).text == "Alex Pietrangelo"
+
+
+def test_a_number_the_triples_do_not_hold_is_not_said_and_the_triples_answer(session):
+    """A price or a count near the right words ("scored 12 goals") is made up when no retrieved triple
+    holds the number: the triples answer instead."""
+    q = "How many goals did Ronaldo score in the 2002 FIFA World Cup?"
+    made_up = session({q: "Ronaldo scored 12 goals in the 2002 FIFA World Cup."}, sufficiency="signals")
+    a = answer_kg(made_up, q, k=3)
+    assert a.layer == "kg" and "12" not in a.text and "scored 8 goals in" in a.text, a.text
+    assert "not in the triples" in a.trace[-1].outcome
+
+
+def test_a_time_asked_for_that_no_cited_triple_holds_passes_the_question_down(session):
+    """"When …?" is answered by a time: triples about the right things that hold none answer another
+    question, so the KG passes it down and says why."""
+    q = "When did Harbour Rowing Club first train on the River Esk?"
+    s = session({q: "Harbour Rowing Club trains on River Esk."}, extra=[t("Harbour Rowing Club", "trains on", "River Esk")],
+                sufficiency="signals")
+    a = answer_kg(s, q, k=3)
+    assert a.layer == "none" and "holds the time asked for" in a.trace[-1].outcome, a.trace[-1].outcome
+
+
+def test_a_count_option_is_supported_only_by_a_number_of_what_is_counted(session):
+    """A triple's number supports a count's option only where its relation names what is counted: the
+    club's boat count is no count of its members."""
+    extra = [t("Harbour Rowing Club", "boatCount", "4"), t("Harbour Rowing Club", "memberCount", "9")]
+    s = session({}, extra=extra, sufficiency="signals")
+    members = answer_kg(s, "How many members does Harbour Rowing Club have?", options=["4", "9", "12"])
+    assert members.selected == [1], (members.selected, members.text)
+    boats = answer_kg(s, "How many boats does Harbour Rowing Club have?", options=["4", "9", "12"])
+    assert boats.selected == [0], (boats.selected, boats.text)

@@ -264,8 +264,7 @@ def test_the_model_only_picks_among_close_readings(polyu_ws, embedder):
     # a margin as wide as the scale: every question is a close call, so the model picks, by number,
     # among readings written out in full
     s = session(polyu_ws, embedder, {"Which reading matches": {"choice": 2}}, reading_margin=1.0)
-    # (a count and a list of the same staff: the two readings a question naming its relation keeps)
-    ans = answer_ontology(s, "How many staff have research interests in proteomics?")
+    ans = answer_ontology(s, "Who works on proteomics?")
     assert ans.usage.calls == 1
     prompt = s.llm.provider.calls[0][-1]["content"]
     second = next(line for line in prompt.splitlines() if line.startswith("2. "))[3:]
@@ -274,6 +273,9 @@ def test_the_model_only_picks_among_close_readings(polyu_ws, embedder):
     # with the default margin the same question is no close call: no model
     plain = answer_ontology(session(polyu_ws, embedder), "Who has research interests in proteomics?")
     assert plain.usage.calls == 0 and "Prof. Zhou Lei" in plain.text
+    # a count asked for is answered by a count alone: a list of the same staff answers no "how many"
+    count = answer_ontology(s, "How many staff have research interests in proteomics?")
+    assert count.usage.calls == 0 and count.text.strip().isdigit(), count.text
 
 
 def test_raw_mode_feeds_errors_back_for_one_repair(polyu_ws, embedder):
@@ -481,7 +483,7 @@ def test_ask_layer_ontology_end_to_end_with_the_real_model(polyu_ws, capsys, mon
     the scale makes the question a close call, so the real model picks among the readings (its one
     constrained decision); whatever it picks, the answer is one of those readings' and no traceback."""
     monkeypatch.setenv("POLYRAG_ONTOLOGY__READING_MARGIN", "1.0")
-    code, out, err = run_cli(["ask", polyu_ws.root, "How many staff have research interests in proteomics?",
+    code, out, err = run_cli(["ask", polyu_ws.root, "Who works on proteomics?",
                               "--layer", "ontology", "--json"], capsys)
     assert code == 0, err
     answer = json.loads(out)

@@ -155,3 +155,49 @@ def test_a_class_name_used_as_a_verb_names_no_thing(tmp_path, embedder):
     assert not any(work in g for g in names.named_class_groups("Which branch does X work at?"))
     assert not any(work in g for g in names.named_class_groups("X works at which branch?"))
     assert any(work in g for g in names.named_class_groups("Name the works of X."))
+
+
+def test_how_much_asks_for_an_amount_that_no_count_of_things_gives(tmp_path, embedder):
+    """"How much did X spend …" asks for an amount: the schema holds none, so the question is passed down,
+    not answered by counting the vendors X buys from; "how many vendors" is a count."""
+    s = library(tmp_path, embedder)
+    ans = answer_ontology(s, "How much did Quayside Library spend buying from its vendor?")
+    assert ans.layer == "none", ans.text
+    ans = answer_ontology(s, "What did the vendor of Quayside Library cost to hire?")  # a verb of measure
+    assert ans.layer == "none", ans.text
+    ans = answer_ontology(s, "How many vendors does Quayside Library buy from?")
+    assert ans.layer == "ontology" and ans.text.strip() == "1", ans.text
+
+
+def test_a_relation_is_asked_by_any_of_its_names(tmp_path, embedder):
+    """The schema names "staffs" by its label ("works at branch") and its local name ("staffs"): a
+    question that uses the local name's verb counts who staffs the branch, not who manages it."""
+    s = library(tmp_path, embedder)
+    ans = answer_ontology(s, "How many librarians staff Quayside Library?")
+    assert ans.layer == "ontology" and ans.text.strip() == "2", ans.text
+
+
+REELS = """@prefix : <http://example.org/reels/> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:Film a owl:Class ; rdfs:label "motion picture" .
+:ShortFilm a owl:Class ; rdfs:subClassOf :Film ; rdfs:label "short film" .
+:LongFilm a owl:Class ; rdfs:subClassOf :Film ; rdfs:label "feature length film" .
+:Studio a owl:Class ; rdfs:label "studio" .
+:madeBy a owl:ObjectProperty ; rdfs:domain :Film ; rdfs:range :Studio ; rdfs:label "made by studio" .
+:lark a :Studio ; rdfs:label "Larkspur Pictures" .
+:moth a :ShortFilm ; rdfs:label "Moth Season" ; :madeBy :lark .
+:tide a :LongFilm ; rdfs:label "Tide Against Us" ; :madeBy :lark .
+:reel a :LongFilm ; rdfs:label "Reel of Ash" ; :madeBy :lark .
+:loose a :Film ; rdfs:label "Loose Ends" .
+"""
+
+
+def test_films_are_answered_by_every_kind_of_film_their_names_say_is_one(tmp_path, embedder):
+    """"films" asks for every film: a short film and a feature length film are films by their names (the
+    head noun), so the films of a studio are all of them, not one subclass's."""
+    s = session(own_ontology(tmp_path, "reels", REELS), embedder)
+    s.ontology.reason()  # a short film is filed as a film too
+    ans = answer_ontology(s, "List the films made by Larkspur Pictures.")
+    assert ans.layer == "ontology" and all(f in ans.text for f in ("Moth Season", "Tide Against Us", "Reel of Ash")), \
+        ans.text

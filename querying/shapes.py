@@ -1,0 +1,132 @@
+"""The shape of the value a fact question asks for, and whether a text holds a value of that shape.
+
+English says the shape with closed classes and a few nouns: a number for "how many", "how much" or "the
+number of"; a time for "when" or "in what year"; an e-mail address, a web address or a phone number for
+the noun that names one ("X's phone number", "the e-mail address of Y"); a count is said beside the noun it
+counts ("two weekly sessions"). A sentence that holds no value
+of the shape asked for answers another question ("What is X's phone number?" answered "Hello, I'm X."),
+so a text answer is made only of sentences that hold one, and none means no answer: a wrong answer is
+worse than none.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from pyramid.reading.english import CARDINALS, MONTHS, NUMBER_WORDS, WEEKDAYS
+from pyramid.reading.terms import shape_of
+from querying.compose import asks_for_a_fact
+from querying.options import counts_said
+from querying.planning.cues import COUNTING, QUANTITY, WHEN, counted_noun
+from querying.question_names import norm_words, question_names
+
+Shape = Literal["number", "time", "email", "web", "phone"]
+
+# the nouns that name a shaped value, as a question asks for one ("the e-mail address", "a phone number",
+# "its website"); a noun that only may name one ("link", "mail", "web") needs the noun after it
+_ASKED: tuple[tuple[Shape, re.Pattern[str]], ...] = (
+    ("email", re.compile(r"\be-?mail(?:\s+address)?\b|\bmail\s+address\b", re.IGNORECASE)),
+    ("phone", re.compile(r"\b(?:(?:tele)?phone|tel|fax|mobile)\s+(?:number|no)\b|\b(?:tele)?phone\b", re.IGNORECASE)),
+    ("web", re.compile(r"\b(?:website|homepage|webpage|url|web\s+(?:address|page|site))\b", re.IGNORECASE)),
+)
+_NUMBER_WORDS = NUMBER_WORDS | set(CARDINALS)
+_WORD = re.compile(r"[A-Za-z]+|\d+")
+# a time in digits: a year, a clock time, a day of the month ("1852", "7.30pm", "19:00", "the 4th"); other
+# digits (a phone number, a price) say no time
+_TIME_DIGITS = re.compile(r"(?<![\d.,])[12]\d{3}(?!\d|[.,]\d)|\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b|"
+                          r"\b\d{1,2}(?:st|nd|rd|th)\b", re.IGNORECASE)
+# …and in words: English's closed classes of times (months, weekdays, seasons, parts of the day, how often)
+_TIME_WORDS = MONTHS | WEEKDAYS | {w + "s" for w in WEEKDAYS} | frozenset({
+    "spring", "summer", "autumn", "fall", "winter", "weekend", "weekends", "morning", "mornings", "afternoon",
+    "afternoons", "evening", "evenings", "night", "nights", "noon", "midday", "midnight", "daily", "weekly",
+    "fortnightly", "monthly", "yearly", "annually", "today", "tomorrow", "yesterday", "ago", "century", "decade"})
+_MONTH = "(?:" + "|".join(sorted(MONTHS)) + ")"
+_DATE = re.compile(rf"\b\d{{4}}-\d{{1,2}}-\d{{1,2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b,?(?:\s+\d{{4}})?|"
+                   rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b,?(?:\s+\d{{4}})?|\b{_MONTH}\s+\d{{4}}\b", re.IGNORECASE)
+_PHONE_RUN = re.compile(r"[+(]?\d[\d\s().-]{5,}\d")
+_TOKEN_EDGES = "<>()[],;:.!?\"'“”‘’"
+
+
+def asked_shape(question: str) -> Shape | None:
+    """The shape of the value `question` asks for, or None when its grammar says none."""
+    for shape, pattern in _ASKED:
+        if pattern.search(question):
+            return shape
+    if WHEN.search(question):
+        return "time"
+    if QUANTITY.search(question):
+        return "number"
+    return None
+
+
+def holds_shape(text: str, shape: Shape, ignore: set[str] | frozenset[str] = frozenset()) -> bool:
+    """Does `text` hold a value of `shape`? A number in digits or words ("two", not the "one" of "one of
+    the parks"); a time as a year, a clock time, a day of the month or a word of time ("May", "Tuesdays",
+    "summer", "weekly"); an address or a phone number as `shape_of` reads one. Words in `ignore` (those of
+    the question's own names) hold no number or time."""
+    if shape == "time":
+        return any(m.group(0).lower() not in ignore for m in _TIME_DIGITS.finditer(text)) or \
+            any(w.lower() in _TIME_WORDS - ignore for w in _WORD.findall(text))
+    if shape == "number":
+        words = [w.lower() for w in _WORD.findall(_DATE.sub(" ", text))]  # a date is no count nor amount
+        return any(w not in ignore and (w.isdigit() or (w in _NUMBER_WORDS and words[i + 1:i + 2] != ["of"]))
+                   for i, w in enumerate(words))
+    if shape == "phone":
+        return any(shape_of(m.group(0).strip()) == "phone" for m in _PHONE_RUN.finditer(text))
+    return any(shape_of(w.strip(_TOKEN_EDGES)) == shape for w in text.split())
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What a fact question's answer must hold: a value of the shape asked for, and — where the question
+    names things — a passage that names one of them (all the words of one name: "Amina Pennock" is not
+    named by "Sunita manages Saltworks Park", "Saltworks Hall" not by "buses run through Saltworks")."""
+
+    shape: Shape | None
+    names: tuple[tuple[str, ...], ...] = ()
+    fact: bool = False       # a fact question: its answer is its best sentence and at most two more
+    counted: tuple[str, ...] = ()  # the noun a count asks about ("weekly sessions"): its number is said beside it
+
+    def __bool__(self) -> bool:
+        return self.shape is not None or bool(self.names)
+
+    def holds(self, text: str) -> bool:
+        """Does `text` hold the value asked for? A value of the shape (not only inside a name the question
+        writes: the "Two" of "Two Amber Nights" is no count), a count beside the noun it counts."""
+        if self.shape is not None and not holds_shape(text, self.shape, ignore={w for n in self.names for w in n}):
+            return False
+        return not self.counted or bool(counts_said(self.counted, text))  # "Route 3 runs …" counts no sessions
+
+    def admits(self, sentence: str, passage: str) -> bool:
+        """May `sentence`, from `passage`, answer? It holds the value asked for; its passage names what is
+        asked about."""
+        if not self.holds(sentence):
+            return False
+        if not self.names:
+            return True
+        words = set(norm_words(passage))
+        return any(set(name) <= words for name in self.names)
+
+    def says(self, names: bool = True) -> str:
+        """What no admitted sentence held, for an abstention's reason (`names`: and what it names)."""
+        parts = [f"says how many {' '.join(self.counted)}" if self.counted else
+                 f"holds the {self.shape} asked for"] if self.shape else []
+        if names and self.names:
+            parts.append("is in a passage naming " + " or ".join(" ".join(n) for n in self.names))
+        return " and ".join(parts)
+
+
+def asked(question: str, framed: bool) -> Asked:
+    """The checks for `question`'s answer: the shape its grammar asks for; the names it writes when it is
+    a fact question (one thing, person, place, time or number is asked for: it has a frame, opens with a
+    wh-word that asks for one, or asks for a shape)."""
+    shape = asked_shape(question)
+    fact = framed or shape is not None or asks_for_a_fact(question)
+    spans = question_names(question).spans if fact else ()
+    # a name of several words says what is asked about; a capitalised word alone may be a unit ("US
+    # dollars") or a request ("Name the …"), and counts only where the question writes no longer name
+    longer = tuple(n for n in spans if len(n) > 1)
+    counted = tuple(counted_noun(question, COUNTING).split()) if shape == "number" and COUNTING.search(question) else ()
+    return Asked(shape, longer or spans, fact, counted)
