@@ -263,7 +263,8 @@ class AskedKeeper:
     def of_asked_number(self, d: PlanDraft, question: str, anchors: list[Anchor],
                         readings: list[QuestionReading]) -> list[QuestionReading] | None:
         """A question that asks for a number ("How many …", "What is the size of …", "How long …") is
-        answered by a count or a value that names no thing, never by things ("What is the size of the
+        answered by a count or a value that names no thing (the value of the thing a superlative picks:
+        "What does the cheapest monitor cost?"), never by things ("What is the size of the
         team on X?" answered with its head). "How much did X cost?" asks for an amount: a value that is no
         time; no count of things (the studios that made X) answers it. None (the reason said) when no
         reading gives a number."""
@@ -272,7 +273,8 @@ class AskedKeeper:
             return readings
         amount = bool(AMOUNT.search(text)) and not COUNTING.search(text)
         kept = [r for r in readings if _counts(r) and not amount or _per_group(r) and not _counts(r) or
-                r.kind == "attribute" and not _counts(r) and r.value_class is None
+                (r.kind == "attribute" or r.plan.returns or r.plan.order is not None) and not _counts(r)
+                and r.value_class is None
                 and not (amount and any((p := self.vocab.get(name)) is not None and holds_time(p)
                                         for name in r.plan.returns))]
         return _or_why(d, kept, "the question asks for a number, and no reading of the schema that joins what it "
