@@ -10,7 +10,8 @@ from pyramid.reading.english import AUXILIARIES, PARTICIPLE_PREPOSITIONS
 from pyramid.vocab import Term, Vocab
 from querying.planning.anchors import overlap, strength
 from querying.planning.names import SchemaNames
-from querying.planning.paths import PathFinder, clause, verb_led
+from querying.planning.paths import PathFinder, verb_led
+from querying.planning.paths import clause as step_clause  # `clause` is a reading's words here
 from querying.planning.records import MAX_ANCHOR_IRIS, SHARE_DIGITS, Anchor, QuestionReading, Uses
 from querying.planning.weights import FIRM, NARROWED_FIT
 from querying.sparql_plan import Constraint, QueryPlan, Step
@@ -225,9 +226,9 @@ class ReadingEnumerator:
         p = self.vocab.get(step.property)
         if p is None or p.kind != "object":
             return []
-        if said != clause("{T}", step, p, "X"):
+        if said != step_clause("{T}", step, p, "X"):
             return []
-        return [clause("{T}", step, p, "X", name=n) for n in p.names if verb_led(n) and n != p.words]
+        return [step_clause("{T}", step, p, "X", name=n) for n in p.names if verb_led(n) and n != p.words]
 
     def _both(self, r1: QuestionReading, r2: QuestionReading) -> QuestionReading:
         """One answer class, both anchors: "X offered by which department and Y offered by it?"."""
