@@ -29,7 +29,7 @@ from rapidfuzz import fuzz
 from pyramid.ontology.labels import bag_key, codes_in, fold_words
 from pyramid.reading.english import CARDINALS
 from pyramid.reading.values import NUMBER
-from pyramid.vocab import word_forms
+from pyramid.vocab import word_forms, words_of
 from querying.planning.cues import COUNTING, counted_noun
 
 TYPO_CUTOFF = 92.0
@@ -114,8 +114,7 @@ def counted_noun_of_options(question: str, options: Sequence[str]) -> list[str] 
 
 def says_noun(noun: Sequence[str], text: str) -> bool:
     """Does `text` (a relation's name too: "bedCount") say the first word of `noun`, in any of its forms?"""
-    words = re.findall(r"[a-z]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text).lower())
-    return bool(noun) and any(word_forms(w) & word_forms(noun[0]) for w in words)
+    return bool(noun) and any(word_forms(w) & word_forms(noun[0]) for w in re.findall(r"[a-z]+", words_of("", text)))
 
 
 def counted_options(question: str, options: Sequence[str], texts: Sequence[str]) -> list[int] | None:
@@ -141,6 +140,6 @@ def counts_said(noun: Sequence[str], text: str) -> set[str]:
     words = re.findall(r"\d+(?:\.\d+)?|\w+", text.lower())
     for i, w in enumerate(words[:-1]):
         value = CARDINALS.get(w, w)
-        if NUMBER.match(value) and any(word_forms(n) & word_forms(noun[0]) for n in words[i + 1:i + 3]):
+        if NUMBER.match(value) and says_noun(noun, " ".join(words[i + 1:i + 3])):
             said.add(value)
     return said

@@ -272,11 +272,17 @@ class AskedKeeper:
         if not asks_a_number(text):
             return readings
         amount = bool(AMOUNT.search(text)) and not COUNTING.search(text)
-        kept = [r for r in readings if _counts(r) and not amount or _per_group(r) and not _counts(r) or
-                (r.kind == "attribute" or r.plan.returns or r.plan.order is not None) and not _counts(r)
-                and r.value_class is None
-                and not (amount and any((p := self.vocab.get(name)) is not None and holds_time(p)
-                                        for name in r.plan.returns))]
+        kept = [r for r in readings if self._gives_number(r, amount)]
         return _or_why(d, kept, "the question asks for a number, and no reading of the schema that joins what it "
                                 "names gives one")
 
+    def _gives_number(self, r: QuestionReading, amount: bool) -> bool:
+        """Does the reading answer with a number: a count (not for an amount), a total per group, or a
+        value that names no thing (for an amount, no time)?"""
+        if _counts(r):
+            return not amount
+        if _per_group(r):
+            return True
+        if not (r.kind == "attribute" or r.plan.returns or r.plan.order is not None) or r.value_class is not None:
+            return False
+        return not (amount and any((p := self.vocab.get(name)) is not None and holds_time(p) for name in r.plan.returns))
