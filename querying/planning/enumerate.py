@@ -47,16 +47,19 @@ class ReadingEnumerator:
 
     def enumerate(self, anchors: list[Anchor], uses: Uses | None = None,
                   named: frozenset[str] = frozenset(), either: frozenset[tuple[int, int]] = frozenset(),
-                  polar: bool = False, words: frozenset[str] = frozenset()) -> list[QuestionReading]:
+                  polar: bool = False, words: frozenset[str] = frozenset(),
+                  passed: frozenset[str] | None = None) -> list[QuestionReading]:
         """Every anchor's readings, in the anchors' order, then those that keep two anchors. `named`:
         the classes the question names, whose things' attributes one step from an anchor are read too;
         `either`: the pairs of anchors joined by "or" ("in Belgium or the Netherlands"), read as one
         choice along one path, not as two conditions; `polar`: a yes/no question (see _readings_of);
-        `words`: the question's words outside what it names (one form each)."""
+        `words`: the question's words outside what it names (one form each); `passed`: the named classes a
+        path may take a third step through (all of `named` unless said)."""
         things = [a for a in anchors if not a.is_value]
         singles: list[list[QuestionReading]] = [
             self._readings_of(a, uses, named, frozenset(c for b in things if b is not a and not overlap(a, b)
-                                                        for c in b.classes) if polar else frozenset(), words, polar)
+                                                        for c in b.classes) if polar else frozenset(), words, polar,
+                              named if passed is None else passed)
             for a in anchors]
         out = [r for rs in singles for r in rs]
         # two anchors: the readings of one class that keep both (one path each)
@@ -78,7 +81,7 @@ class ReadingEnumerator:
 
     def _readings_of(self, a: Anchor, uses: Uses | None, named: frozenset[str] = frozenset(),
                      related: frozenset[str] = frozenset(), words: frozenset[str] = frozenset(),
-                     polar: bool = False) -> list[QuestionReading]:
+                     polar: bool = False, passed: frozenset[str] = frozenset()) -> list[QuestionReading]:
         """One anchor's readings: the classes its paths reach (or that hold a value), then its attributes.
         `related`: the classes of the other things a yes/no question names ("Does A mentor B?"), for which
         a step the schema allows and the data never takes from A is read too: its nothing is the "no".
@@ -99,8 +102,8 @@ class ReadingEnumerator:
                                  text, len(steps), (a,), fit=fit, mids=mids, exclude=exclude)
 
         paths = self.paths.schema_paths(a) if near is None else self.paths.data_paths(near)
-        if near is not None and named:
-            paths |= self.paths.further(paths, named)
+        if near is not None and passed:
+            paths |= self.paths.further(paths, passed, named)
         for (cls_iri, key), (text, fit, mids) in paths.items():
             out += along(cls_iri, key, text, fit, mids)
             if near is not None and len(key) == 1 and any(self.vocab.compatible(cls_iri, n) for n in named):

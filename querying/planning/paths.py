@@ -95,11 +95,12 @@ class PathFinder:
                     out[key] = (text, 1.0, (mid,))
         return out
 
-    def further(self, paths: Paths, named: frozenset[str]) -> Paths:
+    def further(self, paths: Paths, named: frozenset[str], answers: frozenset[str] = frozenset()) -> Paths:
         """Two-step paths the data holds, one schema step longer, where the question names a class
         they pass through or end at: English says a third step by naming what it walks through ("the
         country of the supplier of X"), and only then is it read — every two-step path of a schema
-        taken a step further would read questions nobody asked."""
+        taken a step further would read questions nobody asked. The step lands on the class its property
+        declares, or on one of `answers` (the classes the question names) that fits there."""
         vocab, hops, out = self.vocab, self._hops(), {}
         for (end, key), (text, fit, mids) in paths.items():
             if len(key) != 2 or not any(vocab.compatible(c, n) for c in (end, *mids) for n in named):
@@ -109,9 +110,9 @@ class PathFinder:
                 back = Step(property=p.name, inverse=not s.inverse)
                 if p.name in {prop for prop, _ in key}:
                     continue
-                for target in vocab.classes:
-                    k = (target.iri, step_key(back) + key)
-                    if target.iri != end and k not in paths and (ft := vocab.fit(target.iri, land)) > 0:
+                for target in [*land, *answers]:
+                    k = (target, step_key(back) + key)
+                    if target != end and target in vocab.by_iri and k not in paths and (ft := vocab.fit(target, land)) > 0:
                         out.setdefault(k, (text.replace("{T}", words) + "; " + clause("{T}", back, p, words),
                                            fit * f * ft, (end, *mids)))
         return out

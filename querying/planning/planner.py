@@ -17,7 +17,7 @@ from querying.planning.absence import AbsenceReadings
 from querying.planning.anchors import AnchorLinker
 from querying.planning.asked import AskedKeeper
 from querying.planning.choice import choose
-from querying.planning.cues import DERIVED, GROUP_ASKED, LISTED, POLAR
+from querying.planning.cues import COUNTING, DERIVED, GROUP_ASKED, LISTED, POLAR, counted_noun
 from querying.planning.enumerate import ReadingEnumerator
 from querying.planning.evidence import EvidenceRunner
 from querying.planning.kinds import kind_readings
@@ -74,10 +74,8 @@ class ReadingPlanner:
         anchors = self.anchors(question)
         d.decisions["anchors"] = "; ".join(f"{a.text!r} → {a.prop or ','.join(self.names.short(c) for c in a.classes)}"
                                            for a in anchors) or "none"
-        named = frozenset(c for g in self.names.named_class_groups(masked(question, anchors)) for c in g)
-        # …and the classes whose attribute it names ("the email address of the head of X": the head's)
-        named |= {c for p in self.names.attributes_said(words_outside(question, anchors)) for c in p.domains}
-        readings = self.enumerator.enumerate(anchors, uses, named, _either(question, anchors),
+        named, passed = self._named(question, anchors)
+        readings = self.enumerator.enumerate(anchors, uses, named, _either(question, anchors), passed=passed,
                                              polar=bool(POLAR.match(question)),
                                              words=frozenset(words_outside(question, anchors)))
         readings += self.ranker.rankings(question, anchors, readings)
@@ -89,6 +87,7 @@ class ReadingPlanner:
             d.reason = "nothing in the question links to the ontology"
             return d
         enumerated = list(readings)
+        d.enumerated = len(enumerated)
         kept = self.keeper.keep(d, question, anchors, readings)
         if kept is None:
             return d
@@ -113,6 +112,21 @@ class ReadingPlanner:
         self._among_options(d, best, options, option_links)
         d.decisions["reading"] = f"{best.spelled()} (score {best.score:.3f})"
         return d
+
+    def _named(self, question: str, anchors: list[Anchor]) -> tuple[frozenset[str], frozenset[str]]:
+        """The classes the question names, with those whose attribute it names ("the email address of the
+        head of X": the head's); and of them, those a path may pass through: not the class asked for, where
+        the question names it once ("Which university is X part of?" names the answer, not a third step)."""
+        plain = masked(question, anchors)
+        groups = self.names.named_class_groups(plain)
+        attributed = {c for p in self.names.attributes_said(words_outside(question, anchors)) for c in p.domains}
+        # the class asked for by "which …", or counted by "how many …"
+        asked = {self.names.asked_class(question, anchors)}
+        if COUNTING.search(plain):
+            asked |= {c for g in self.names.named_class_groups(counted_noun(plain, COUNTING)) for c in g}
+        answer = [g for g in groups if any(c in asked and sum(c in h for h in groups) == 1 for c in g)]
+        named = frozenset(c for g in groups for c in g) | attributed
+        return named, frozenset(c for g in groups if g not in answer for c in g) | attributed
 
     def _also_asked(self, question: str, best: QuestionReading, readings: list[QuestionReading],
                     anchors: list[Anchor]) -> list[str]:

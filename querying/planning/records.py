@@ -104,7 +104,8 @@ class PlanDraft:
     readings: list[QuestionReading] = field(default_factory=list)
     anchors: list[Anchor] = field(default_factory=list)
     best: QuestionReading | None = None
+    enumerated: int = 0     # how many readings the schema allowed, before any was set aside
 
     def trace(self) -> dict:
-        return {"decisions": self.decisions, "reason": self.reason,
+        return {"decisions": self.decisions, "reason": self.reason, "enumerated": self.enumerated,
                 "readings": [f"{r.score:.3f} {r.spelled()} {r.evidence}" for r in self.readings[:TRACE_READINGS]]}

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 
 from pyramid.normalise import fold
-from pyramid.reading.english import STOPWORDS
+from pyramid.reading.english import AUXILIARIES, COPULAS, IRREGULAR, PREPOSITIONS, STOPWORDS
 from pyramid.vocab import singular, word_forms
 from querying.planning.records import PLACEHOLDERS, Anchor
 
@@ -82,13 +82,22 @@ def first_is_subject(text: str, names: Sequence[str], passive_name: bool) -> boo
     return None
 
 
+_AUX = "|".join(sorted(AUXILIARIES))
+_COPULA = "|".join(sorted(COPULAS))
+_PARTICIPLES = "|".join(sorted(IRREGULAR))
 # "Who does X report to?", "To whom does X report?", "Which unit does X head?": the asking word is the
 # verb's object (do-support puts X, the subject, after the auxiliary)
 WH_OBJECT = re.compile(r"^\W*(?:(?:to|for|from|with|by|of|under)\s+)?(?:who|whom|which|what)\b(?:\s+[^\W\d_]+){0,3}?"
                        r"\s+(?:do|does|did)\s", re.IGNORECASE)
-# "Who reports to X?", "Which staff member supervises X?": the asking word (and its noun) is the subject
-WH_SUBJECT = re.compile(r"^\W*(?:who|(?:which|what)\s+[^\W\d_]+(?:\s+[^\W\d_]+)?)\s+"
-                        r"(?!(?:do|does|did|is|are|was|were|has|have|had)\b)[^\W\d_]+", re.IGNORECASE)
+# "Which university is X part of?", "Who is X married to?": a preposition left at the end of the question
+# has the asking phrase as its object, so X, after the copula, is the subject
+WH_STRANDED = re.compile(rf"^\W*(?:who|whom|which|what)\b(?:\s+[^\W\d_]+){{0,3}}?\s+(?:{_COPULA})\s.+\s"
+                         rf"(?:{'|'.join(sorted(PREPOSITIONS))})\W*$", re.IGNORECASE)
+# "Who reports to X?", "Which staff member supervises X?", "Which staff were hired by X?": the asking
+# word (and its noun, never an auxiliary) is the subject, of a verb or of a copula and a participle
+WH_SUBJECT = re.compile(rf"^\W*(?:who|(?:which|what)\s+(?!(?:{_AUX})\b)[^\W\d_]+(?:\s+(?!(?:{_AUX})\b)[^\W\d_]+)?)"
+                        rf"\s+(?:(?!(?:{_AUX})\b)[^\W\d_]+\b|(?:{_COPULA})\s+(?:[^\W\d_]+(?:ed|en)|{_PARTICIPLES})\b)",
+                        re.IGNORECASE)
 
 
 def asker_is_agent(question: str, names: Sequence[str]) -> bool | None:
@@ -99,7 +108,10 @@ def asker_is_agent(question: str, names: Sequence[str]) -> bool | None:
     verb = next((m for m in re.finditer(r"[^\W\d_]+", question) if all_forms(m.group()) & own), None)
     if verb is None:
         return None
-    subject = True if WH_SUBJECT.match(question) else False if WH_OBJECT.match(question) else None
+    if WH_STRANDED.match(question) or WH_OBJECT.match(question):
+        subject: bool | None = False
+    else:
+        subject = True if WH_SUBJECT.match(question) else None
     return None if subject is None else subject != passive_at(question, verb.end())
 
 

@@ -28,6 +28,7 @@ COOPERATIVE = """@prefix : <http://example.org/weave/> .
 :wovenAt a owl:ObjectProperty ; rdfs:domain :Rug ; rdfs:range :Workshop ; rdfs:label "is woven at" .
 :standsIn a owl:ObjectProperty ; rdfs:domain :Workshop ; rdfs:range :Village ; rdfs:label "stands in" .
 :inRegion a owl:ObjectProperty ; rdfs:domain :Village ; rdfs:range :Region ; rdfs:label "belongs to region" .
+:branchOf a owl:ObjectProperty ; rdfs:domain :Workshop ; rdfs:range :Workshop ; rdfs:label "is a branch of" .
 :worksAt a owl:ObjectProperty ; rdfs:domain :Weaver ; rdfs:range :Workshop ; rdfs:label "works at" .
 :ledBy a owl:ObjectProperty ; rdfs:domain :Workshop ; rdfs:range :Weaver ; rdfs:label "is led by" .
 :learntFrom a owl:ObjectProperty ; rdfs:domain :Weaver ; rdfs:range :Weaver ; rdfs:label "learnt the craft from" ;
@@ -38,7 +39,7 @@ COOPERATIVE = """@prefix : <http://example.org/weave/> .
 :reed a :Rug ; rdfs:label "Long Reed" ; :length 240 ; :width 90 ; :wovenAt :tallow .
 :lowmill a :Workshop ; rdfs:label "Lowmill Loom House" ; :standsIn :ferrow ; :ledBy :ana .
 :copperbeck a :Workshop ; rdfs:label "Copperbeck Weavers" ; :standsIn :stennick ; :ledBy :cai .
-:tallow a :Workshop ; rdfs:label "Tallow Yard Looms" ; :standsIn :ferrow ; :ledBy :dee .
+:tallow a :Workshop ; rdfs:label "Tallow Yard Looms" ; :standsIn :ferrow ; :ledBy :dee ; :branchOf :lowmill .
 :ferrow a :Village ; rdfs:label "Ferrow" ; :inRegion :haldmark .
 :stennick a :Village ; rdfs:label "Stennick" ; :inRegion :orwe .
 :haldmark a :Region ; rdfs:label "Haldmark" .
@@ -51,6 +52,7 @@ COOPERATIVE = """@prefix : <http://example.org/weave/> .
 :eli a :Weaver ; rdfs:label "Eli Strand" ; :worksAt :tallow .
 """
 RUGS = {"Dune Runner", "Square Sun", "Wide Tide", "Long Reed"}
+WORKSHOPS = {"Lowmill Loom House", "Copperbeck Weavers", "Tallow Yard Looms"}
 WEAVERS = {"Ana Pell", "Ben Orry", "Cai Dunmore", "Dee Harrow", "Eli Strand"}
 
 
@@ -102,8 +104,7 @@ def test_who_lacks_a_relation_by_the_role_it_names(cooperative, question, want):
 
 def test_the_most_of_what_each_has_one_of_ranks_nothing(cooperative):
     """Every workshop is led by one weaver: "the most weavers" counts who works there (a tie of two)."""
-    assert named(cooperative, "Which workshop has the most weavers?",
-                 {"Lowmill Loom House", "Copperbeck Weavers", "Tallow Yard Looms"}) == \
+    assert named(cooperative, "Which workshop has the most weavers?", WORKSHOPS) == \
         {"Lowmill Loom House", "Tallow Yard Looms"}
 
 
@@ -114,6 +115,16 @@ def test_the_most_of_what_each_has_one_of_ranks_nothing(cooperative):
 def test_word_order_says_which_end_of_a_relation_between_kin_is_asked_for(cooperative, question, want):
     """Weaver to weaver: the types cannot tell the teacher from the pupil, English word order can."""
     assert named(cooperative, question, WEAVERS) == want
+
+
+@pytest.mark.parametrize("question, want", [
+    ("Which workshop is Tallow Yard Looms a branch of?", {"Lowmill Loom House"}),
+    ("Which workshop is a branch of Lowmill Loom House?", {"Tallow Yard Looms"}),
+])
+def test_a_preposition_left_at_the_end_makes_the_asked_thing_its_object(cooperative, question, want):
+    """Workshop to workshop: "which workshop is X a branch of?" asks for what X is a branch of; the
+    words after "which" are a noun phrase, never the copula that follows it."""
+    assert named(cooperative, question, WORKSHOPS) == want
 
 
 def test_nothing_at_the_asked_end_is_no_answer_not_the_other_end(cooperative):

@@ -51,3 +51,22 @@ def test_questions_over_another_schema(lubm):
                                          f"?p <{UB}name> 'FullProfessor0' }}")[0]["n"]
     ans = answer_ontology(lubm, "How many students does FullProfessor0 advise?")
     assert ans.text == count
+
+
+def _enumerated(ans) -> int:
+    return next(s.input["enumerated"] for s in ans.trace if s.step == "ontology.plan")
+
+
+@pytest.mark.slow
+def test_the_class_asked_for_is_the_answer_not_a_third_step(lubm):
+    """"Which university is X part of?": the preposition left at the end makes the asking phrase its
+    object (X is part of the university, not the university part of X); and "university", named once
+    as what is asked, is no class a three-step path walks through (those made tens of thousands of
+    readings, each embedded)."""
+    gold = names(lubm, f"SELECT ?n WHERE {{ ?d <{UB}name> 'Department0' ; <{UB}subOrganizationOf> ?u . "
+                       f"?u a <{UB}University> ; <{UB}name> ?n }}")
+    ans = answer_ontology(lubm, "Which university is Department0 part of?")
+    assert gold and ans.layer == "ontology" and all(n in ans.text for n in gold), ans.text
+    assert _enumerated(ans) < 2000
+    ans = answer_ontology(lubm, "How many students does Department0 have?")
+    assert ans.layer == "ontology" and _enumerated(ans) < 2000
