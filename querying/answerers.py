@@ -73,8 +73,17 @@ def _kg(session: Session, opts: AskOptions) -> Answerer:
 
 
 def _text(session: Session, opts: AskOptions) -> Answerer:
+    from querying.asked_kind import KindNames
     from querying.k2rag import TextAnswerer
-    return TextAnswerer(lambda: session.text, session.llm, session.embedder, session.settings.query, session.meter)
+    from querying.ontology_context import contexts
+    from querying.planning.vectors import QueryVectors
+
+    def context():  # the ontology's indexes, where the workspace has an ontology (the waterfall built them)
+        layer = session.ontology
+        return contexts.get(layer, session.ws.path("cache"), background=session.serving) if layer.exists else None
+
+    return TextAnswerer(lambda: session.text, session.llm, session.embedder, session.settings.query, session.meter,
+                        kinds=KindNames(context, QueryVectors(session.embedder)))
 
 
 REGISTRY: dict[LayerName, Callable[[Session, AskOptions], Answerer]] = {

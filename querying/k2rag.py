@@ -25,7 +25,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pyramid.chunker import Chunker
 from pyramid.config import QuerySettings
@@ -55,6 +55,9 @@ from querying.naive import ANSWER_MAX_TOKENS, answer_from_chunks, answer_from_co
 from querying.options import counted_options, select_options
 from querying.shapes import asked
 
+if TYPE_CHECKING:
+    from querying.asked_kind import Things
+
 SUBQUESTION_SCHEMA = {"type": "object", "properties": {"question": {"type": "string", "maxLength": 200}},
                       "required": ["question"], "additionalProperties": False}
 TextAnswerMode = Literal["extractive", "rewrite", "generate"]
@@ -77,9 +80,10 @@ class TextAnswerer:
     name: LayerName = "text"
 
     def __init__(self, text: TextLayer | Callable[[], TextLayer], llm: LLM, embedder: Embedder, cfg: QuerySettings,
-                 meter: UsageMeter) -> None:
+                 meter: UsageMeter, kinds: Callable[[str], Things | None] | None = None) -> None:
         # a callable: the layer is loaded (its BM25 index fitted) only when a question reaches it
         self._text, self.llm, self.embedder, self.cfg, self.meter = text, llm, embedder, cfg, meter
+        self.kinds = kinds  # the things of the kind a question asks for by name (querying.asked_kind)
 
     @property
     def text(self) -> TextLayer:
@@ -99,7 +103,7 @@ class TextAnswerer:
         frame = question_frame(question, self.text.tokenize)
         # a fact question is answered only by sentences that hold the shape it asks for, from passages that
         # name what it asks about (querying.shapes): a sentence about something else answers another question
-        wanted = asked(question, framed=frame is not None)
+        wanted = asked(question, framed=frame is not None, things=self.kinds(question) if self.kinds else None)
         with tracer.step("text.compose", "text", words=self.cfg.answer_words) as rec:
             comp = compose(question, hits, self.embedder, self.text.tokenize, self.cfg.answer_words,
                            admit=(lambda s, h: wanted.admits(s, h.chunk.text)) if wanted else None)

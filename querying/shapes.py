@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pyramid.reading.english import CARDINALS, MONTHS, NUMBER_WORDS, WEEKDAYS
 from pyramid.reading.terms import shape_of
@@ -21,6 +21,9 @@ from querying.compose import asks_for_a_fact
 from querying.options import counts_said
 from querying.planning.cues import COUNTING, QUANTITY, WHEN, counted_noun
 from querying.question_names import norm_words, question_names
+
+if TYPE_CHECKING:
+    from querying.asked_kind import Things
 
 Shape = Literal["number", "time", "email", "web", "phone"]
 
@@ -88,14 +91,19 @@ class Asked:
     names: tuple[tuple[str, ...], ...] = ()
     fact: bool = False       # a fact question: its answer is its best sentence and at most two more
     counted: tuple[str, ...] = ()  # the noun a count asks about ("weekly sessions"): its number is said beside it
+    things: Things | None = None   # the things of the kind it asks for by name ("which department …")
+    written: tuple[tuple[str, ...], ...] = ()  # every name the question writes: none of them is a thing asked for
 
     def __bool__(self) -> bool:
-        return self.shape is not None or bool(self.names)
+        return self.shape is not None or bool(self.names) or bool(self.things)
 
     def holds(self, text: str) -> bool:
         """Does `text` hold the value asked for? A value of the shape (not only inside a name the question
-        writes: the "Two" of "Two Amber Nights" is no count), a count beside the noun it counts."""
+        writes: the "Two" of "Two Amber Nights" is no count), a count beside the noun it counts, a thing of
+        the kind asked for (besides those the question names)."""
         if self.shape is not None and not holds_shape(text, self.shape, ignore={w for n in self.names for w in n}):
+            return False
+        if self.things and not self.things.named_in(text, self.written):
             return False
         return not self.counted or bool(counts_said(self.counted, text))  # "Route 3 runs …" counts no sessions
 
@@ -113,20 +121,26 @@ class Asked:
         """What no admitted sentence held, for an abstention's reason (`names`: and what it names)."""
         parts = [f"says how many {' '.join(self.counted)}" if self.counted else
                  f"holds the {self.shape} asked for"] if self.shape else []
+        if self.things:
+            parts.append(f"names a {self.things.kind}")
         if names and self.names:
             parts.append("is in a passage naming " + " or ".join(" ".join(n) for n in self.names))
         return " and ".join(parts)
 
 
-def asked(question: str, framed: bool) -> Asked:
+def asked(question: str, framed: bool, things: Things | None = None) -> Asked:
     """The checks for `question`'s answer: the shape its grammar asks for; the names it writes when it is
     a fact question (one thing, person, place, time or number is asked for: it has a frame, opens with a
-    wh-word that asks for one, or asks for a shape)."""
+    wh-word that asks for one, or asks for a shape); `things`, those of the kind it asks for by name
+    (querying.asked_kind)."""
     shape = asked_shape(question)
     fact = framed or shape is not None or asks_for_a_fact(question)
-    spans = question_names(question).spans if fact else ()
+    written = question_names(question).spans
+    # a thing asked for by its kind is a fact asked of what the question names ("Name the studio behind X")
+    fact = fact or things is not None
+    spans = written if fact else ()
     # a name of several words says what is asked about; a capitalised word alone may be a unit ("US
     # dollars") or a request ("Name the …"), and counts only where the question writes no longer name
     longer = tuple(n for n in spans if len(n) > 1)
     counted = tuple(counted_noun(question, COUNTING).split()) if shape == "number" and COUNTING.search(question) else ()
-    return Asked(shape, longer or spans, fact, counted)
+    return Asked(shape, longer or spans, fact, counted, things, written if things else ())

@@ -28,6 +28,7 @@ from querying.planning.names import SchemaNames, property_words
 from querying.planning.records import PLACEHOLDERS, Anchor, PlanDraft, QuestionReading
 from querying.planning.weights import LIKENESS_MARGIN
 from querying.planning.wording import (
+    agent_said,
     all_forms,
     forms,
     masked,
@@ -136,8 +137,9 @@ class AskedKeeper:
         if not ASKS_WHO.search(question):
             return readings
         talked_about = self._talked_about(question, anchors)
+        said = words_outside(question, anchors)
         kept = [r for r in readings if (r.kind == "members" and not talked_about(r.answer_class))
-                or r.value_class is not None]
+                or r.value_class is not None or (r.kind == "attribute" and agent_said(r.prop, said))]
         # … and of the classes left, those whose names are nearly as much a person's as the likeliest
         # one's (a clinician, not a medical specialty): the schema says no class is people, its names do
         kept = self._likeliest(kept, PERSON)

@@ -73,17 +73,19 @@ def _verb_at(tokens: Sequence[str], i: int) -> bool:
     return before.upper() in PLACEHOLDERS and (i < 2 or tokens[i - 2] in VERB_OPENERS | {","})
 
 
-def class_names(vocab: Vocab, cls: Term, last_words: dict[str, set[str]] | None = None) -> tuple[str, ...]:
+def class_names(vocab: Vocab, cls: Term, last_words: dict[str, set[str]] | None = None,
+                aliases: bool = True) -> tuple[str, ...]:
     """Every name of a class: its label, its local name, its other labels, each alternative of a name
     that offers two ("ward or unit": 'ward', 'unit'), its names' last word where no other class's name
     ends with it ("healthcare site": 'site' — English puts a name's kind last), the word its
-    properties share, and the noun a relation's name gives it ("made by studio": 'studio')."""
+    properties share (with `aliases`), and the noun a relation's name gives it ("made by studio":
+    'studio')."""
     alternatives = cls.alternatives
     heads = {a.split()[-1] for a in alternatives if len(a.split()) > 1}
     last_words = last_words if last_words is not None else name_heads(vocab)
     others = {w for c, ws in last_words.items() if c != cls.iri for w in ws}
     unique = [h for h in sorted(heads) if forms(h) and forms(h)[0] not in others]
-    alias = shared_word(vocab, cls)
+    alias = shared_word(vocab, cls) if aliases else None
     taken = others | {forms(a.split()[-1])[0] for a in alternatives if a.split()}
     given = [n for n in range_nouns(vocab).get(cls.iri, ()) if forms(n)[0] not in taken]
     return tuple(dict.fromkeys([cls.words, *alternatives, *unique, *([alias] if alias else []), *given]))
@@ -128,11 +130,12 @@ class SchemaNames:
     of words name this class or property, which class do these words or the question's "which …" ask
     for, which classes of a set are the specific ones."""
 
-    def __init__(self, vocab: Vocab, vectors: QueryVectors) -> None:
+    def __init__(self, vocab: Vocab, vectors: QueryVectors, aliases: bool = True) -> None:
+        """`aliases`: a class is also named by the word its properties share (see `class_names`)."""
         self.vocab, self.vectors = vocab, vectors
         self.class_words = {c.iri: class_words(vocab, c) for c in vocab.classes}
         heads = name_heads(vocab)
-        self.class_names = {c.iri: class_names(vocab, c, heads) for c in vocab.classes}
+        self.class_names = {c.iri: class_names(vocab, c, heads, aliases) for c in vocab.classes}
         # every class's and property's words: what a span naming the schema rather than a value says
         self.schema_words = sorted({*self.class_words.values(), *(property_words(p) for p in vocab.properties)})
         self._schema_forms = {f for w in self.schema_words for f in forms(w)}

@@ -31,6 +31,7 @@ from querying.planning.weights import (
     UNNAMED_VALUE,
 )
 from querying.planning.wording import (
+    agent_said,
     asker_is_agent,
     first_is_subject,
     forms,
@@ -110,8 +111,9 @@ class ReadingScorer:
             # what a count counts is named by its noun only: "how many academics across X's
             # *departments*" names the departments on the way, not as what is counted
             named[0] = self.names.names(r.answer_class, cues.counted_words)
+        agent = r.kind == "attribute" and agent_said(r.prop, words)  # "Who operates X?": "operated by"
         if r.prop:
-            named.append(names_whole(r.property_names(), words))
+            named.append(names_whole(r.property_names(), words) or agent)
         if r.evidence.get("verb"):  # an absence read off the relation's verb (see absence._forward)
             named.append(True)
         if r.value_class:  # values that are other instances' codes: "which subject must come first?"
@@ -126,7 +128,7 @@ class ReadingScorer:
         if cues.role and r.kind == "members":
             r.evidence["as_what"] = 1.0
             r.score -= EMPTY
-        if cues.someone and r.kind == "attribute":  # "who …?" asks for someone, not a value of something
+        if cues.someone and r.kind == "attribute" and not agent:  # "who …?" asks for someone, not a value
             r.evidence["who"] = 1.0
             r.score -= EMPTY
         if cues.place and r.kind == "attribute" and not any(named) and \

@@ -4,7 +4,7 @@ one form per word for comparing names."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from pyramid.normalise import fold
 from pyramid.reading.english import AUXILIARIES, COPULAS, IRREGULAR, PREPOSITIONS, STOPWORDS
@@ -62,6 +62,24 @@ def all_forms(text: str) -> set[str]:
     """Every form of every word of a text ('provides' gives provide, provides, provid): two texts share
     a word when their sets meet, whichever form each one's shortest is."""
     return {f for w in fold(text).split() for f in word_forms(w)}
+
+
+_VERB_ENDING = re.compile(r"(?:ing|e?s|e?d|e)$")
+
+
+def verb_stems(words: Iterable[str]) -> set[str]:
+    """Each word less the endings of English's verb forms ("operates", "operated" → "operat"; "dye",
+    "dyed" → "dy"; "runs" → "run"), for telling two forms of one verb from two verbs."""
+    return {w[:len(w) - len(m.group())] if (m := _VERB_ENDING.search(w)) and len(w) - len(m.group()) >= 2 else w
+            for w in words}
+
+
+def agent_said(prop_words: str, words: Iterable[str]) -> bool:
+    """A property named by a participle and "by" holds the agent ("operated by": a company's name, where
+    the schema keeps no thing for it): does the question say its verb, in any form ("Who operates …?")?
+    Such a value answers "who"."""
+    name = prop_words.split()
+    return len(name) == 2 and name[1] == "by" and bool(verb_stems(name[:1]) & verb_stems(words))
 
 
 def says_every_word(prop_words: str, text_forms: set[str]) -> bool:

@@ -28,12 +28,14 @@ COOPERATIVE = """@prefix : <http://example.org/weave/> .
 :wovenAt a owl:ObjectProperty ; rdfs:domain :Rug ; rdfs:range :Workshop ; rdfs:label "is woven at" .
 :standsIn a owl:ObjectProperty ; rdfs:domain :Workshop ; rdfs:range :Village ; rdfs:label "stands in" .
 :inRegion a owl:ObjectProperty ; rdfs:domain :Village ; rdfs:range :Region ; rdfs:label "belongs to region" .
+:dyedBy a owl:DatatypeProperty ; rdfs:domain :Rug ; rdfs:range xsd:string ; rdfs:label "dyed by" ;
+    rdfs:comment "The dye house whose colours the rug's yarn took." .
 :branchOf a owl:ObjectProperty ; rdfs:domain :Workshop ; rdfs:range :Workshop ; rdfs:label "is a branch of" .
 :worksAt a owl:ObjectProperty ; rdfs:domain :Weaver ; rdfs:range :Workshop ; rdfs:label "works at" .
 :ledBy a owl:ObjectProperty ; rdfs:domain :Workshop ; rdfs:range :Weaver ; rdfs:label "is led by" .
 :learntFrom a owl:ObjectProperty ; rdfs:domain :Weaver ; rdfs:range :Weaver ; rdfs:label "learnt the craft from" ;
     rdfs:comment "The weaver's teacher." .
-:dune a :Rug ; rdfs:label "Dune Runner" ; :length 300 ; :width 80 ; :wovenAt :lowmill .
+:dune a :Rug ; rdfs:label "Dune Runner" ; :length 300 ; :width 80 ; :wovenAt :lowmill ; :dyedBy "Saffron Vats" .
 :square a :Rug ; rdfs:label "Square Sun" ; :length 150 ; :width 150 ; :wovenAt :lowmill .
 :tide a :Rug, :Kilim ; rdfs:label "Wide Tide" ; :length 120 ; :width 200 ; :wovenAt :copperbeck .
 :reed a :Rug ; rdfs:label "Long Reed" ; :length 240 ; :width 90 ; :wovenAt :tallow .
@@ -125,6 +127,15 @@ def test_a_preposition_left_at_the_end_makes_the_asked_thing_its_object(cooperat
     """Workshop to workshop: "which workshop is X a branch of?" asks for what X is a branch of; the
     words after "which" are a noun phrase, never the copula that follows it."""
     assert named(cooperative, question, WORKSHOPS) == want
+
+
+def test_who_is_answered_by_a_value_naming_the_agent_of_the_verb_it_says(cooperative):
+    """"dyed by" holds a dye house's name, kept as a value (the schema has no class for it): "Who dyes
+    …?" says its verb and asks for that agent; "Who leads …?" says another verb and gets the weaver."""
+    ans = answer_ontology(cooperative, "Who dyes the yarn of Dune Runner?")
+    assert ans.layer == "ontology" and "Saffron Vats" in ans.text, ans.text
+    ans = answer_ontology(cooperative, "Who leads Lowmill Loom House?")
+    assert ans.layer == "ontology" and "Ana Pell" in ans.text and "Saffron" not in ans.text, ans.text
 
 
 def test_nothing_at_the_asked_end_is_no_answer_not_the_other_end(cooperative):
