@@ -31,7 +31,8 @@ RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 LABELS_CACHE = "ontology-labels.json"
 VALUES_CACHE = "ontology-values.json"
 LINKS_CACHE = "ontology-links.json"
-LINKS_FORMAT = 2  # the links cache's layout; a file of another is rebuilt
+LINKS_FORMAT = 3  # the links cache's layout; a file of another is rebuilt
+MANY_VALUED_SHARE = 0.5  # a property "held once per thing" where fewer than this share of things have two
 VALUE_SAMPLE = 200  # values per datatype property read to see whether they name other instances
 
 log = logging.getLogger(__name__)
@@ -46,6 +47,7 @@ class OntologyContext:
     values: ValueIndex
     links: dict[str, set[tuple[str, str, str]]]  # class → (object property, "out" | "in", class) in the data
     value_classes: dict[str, str]                # datatype property → the class its values name (codes of others)
+    single: frozenset[tuple[str, str]] = frozenset()  # (object property, "out" | "in"): one value per thing there
     stale: bool = False                          # the previous generation's, while the current one's is built
 
     @property
@@ -68,7 +70,8 @@ def build_context(layer: OntologyLayer, cache_dir: Path, fp: str) -> OntologyCon
         values.save(cache_dir / VALUES_CACHE)
     cached = _load_links(cache_dir / LINKS_CACHE, fp)
     if cached is None:
-        cached = class_links(layer.select_trusted), value_classes(layer.select_trusted, vocab, index)
+        cached = (class_links(layer.select_trusted), value_classes(layer.select_trusted, vocab, index),
+                  one_valued(layer.select_trusted))
         _save_links(cache_dir / LINKS_CACHE, fp, *cached)
     return OntologyContext(vocab, index, values, *cached)
 
@@ -92,7 +95,8 @@ class Contexts:
             return ctx
         if ctx is not None and background:
             self._build_later(layer, cache_dir)
-            return OntologyContext(ctx.vocab, ctx.index, ctx.values, ctx.links, ctx.value_classes, stale=True)
+            return OntologyContext(ctx.vocab, ctx.index, ctx.values, ctx.links, ctx.value_classes, ctx.single,
+                                   stale=True)
         with self._lock(layer):  # one build per layer at a time; a build that finished meanwhile serves
             return self._build(layer, cache_dir)
 
@@ -136,6 +140,20 @@ def class_links(select) -> dict[str, set[tuple[str, str, str]]]:
     return out
 
 
+def one_valued(select) -> frozenset[tuple[str, str]]:
+    """The object properties the data holds once per thing at one end: (IRI, "out") where most subjects
+    have one value, (IRI, "in") where most values have one subject (a ward has one head). A count along
+    one of them is one, so it is seldom what "how many" asks."""
+    out: set[tuple[str, str]] = set()
+    for way, one, other in (("out", "?x", "?y"), ("in", "?y", "?x")):
+        rows = select(f"SELECT ?p (SUM(IF(?n > 1, 1, 0)) AS ?many) (COUNT(*) AS ?all) WHERE {{ {{ SELECT ?p {one} "
+                      f"(COUNT(DISTINCT {other}) AS ?n) WHERE {{ ?x ?p ?y FILTER(isIRI(?y) && ?p != <{RDF_TYPE}>) }} "
+                      f"GROUP BY ?p {one} }} }} GROUP BY ?p")
+        # once for most things, not all: pages read by a machine give some things a second value by mistake
+        out |= {(r["p"], way) for r in rows if float(r["many"]) <= MANY_VALUED_SHARE * float(r["all"])}
+    return frozenset(out)
+
+
 def value_classes(select, vocab: Vocab, index: LabelIndex, sample: int = VALUE_SAMPLE) -> dict[str, str]:
     """Datatype properties whose values are the names or codes of *other* instances (a prerequisite
     stored as a subject code): property IRI → the class most of those instances are of, where at least
@@ -159,18 +177,20 @@ def value_classes(select, vocab: Vocab, index: LabelIndex, sample: int = VALUE_S
 
 
 def _save_links(path: Path, fingerprint: str, links: dict[str, set[tuple[str, str, str]]],
-                by_value: dict[str, str]) -> None:
+                by_value: dict[str, str], single: frozenset[tuple[str, str]]) -> None:
     from pyramid.workspace import atomic_write_json
 
     atomic_write_json(path, {"format": LINKS_FORMAT, "fingerprint": fingerprint, "value_classes": by_value,
-                             "links": {c: sorted(v) for c, v in links.items()}})
+                             "links": {c: sorted(v) for c, v in links.items()}, "single": sorted(single)})
 
 
-def _load_links(path: Path, fingerprint: str) -> tuple[dict[str, set[tuple[str, str, str]]], dict[str, str]] | None:
+def _load_links(path: Path, fingerprint: str) -> tuple[dict[str, set[tuple[str, str, str]]], dict[str, str],
+                                                       frozenset[tuple[str, str]]] | None:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     if data.get("format") != LINKS_FORMAT or data.get("fingerprint") != fingerprint:
         return None
-    return {c: {tuple(x) for x in v} for c, v in data["links"].items()}, data["value_classes"]  # type: ignore[misc]
+    return ({c: {tuple(x) for x in v} for c, v in data["links"].items()}, data["value_classes"],  # type: ignore[misc]
+            frozenset(tuple(x) for x in data["single"]))

@@ -39,7 +39,9 @@ class ReadingPlanner:
     index; embeddings are shared by every stage, one text embedded once."""
 
     def __init__(self, vocab: Vocab, index: LabelIndex, values: ValueIndex, embedder: Embedder,
-                 llm: LLM | None = None, *, margin: float = 0.02, value_classes: dict[str, str] | None = None) -> None:
+                 llm: LLM | None = None, *, margin: float = 0.02, value_classes: dict[str, str] | None = None,
+                 single: frozenset[tuple[str, str]] = frozenset()) -> None:
+        """`single`: the object properties (IRI, "out" | "in") the data holds once per thing at that end."""
         self.vocab, self.index, self.values, self.embedder, self.llm = vocab, index, values, embedder, llm
         self.margin = margin
         # datatype property IRI → the class whose instances its values name (prerequisites stored as codes)
@@ -50,7 +52,7 @@ class ReadingPlanner:
         self.linker = AnchorLinker(vocab, index, values, self.names, vectors)
         self.enumerator = ReadingEnumerator(vocab, self.names, paths, self.value_classes)
         self.ranker = RankingReadings(vocab, self.names, paths)
-        self.scorer = ReadingScorer(vocab, self.names, vectors)
+        self.scorer = ReadingScorer(vocab, self.names, vectors, single)
         self.runner = EvidenceRunner(vocab, index)
         self.keeper = AskedKeeper(vocab, self.names)
         self.measurer = MeasureReadings(vocab, self.names, vectors)

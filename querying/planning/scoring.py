@@ -46,8 +46,10 @@ from querying.planning.wording import (
 class ReadingScorer:
     """Gives every reading its score and records the terms in its evidence."""
 
-    def __init__(self, vocab: Vocab, names: SchemaNames, vectors: QueryVectors) -> None:
+    def __init__(self, vocab: Vocab, names: SchemaNames, vectors: QueryVectors,
+                 single: frozenset[tuple[str, str]] = frozenset()) -> None:
         self.vocab, self.names, self.vectors = vocab, names, vectors
+        self.single = single  # (object property IRI, "out" | "in"): held once per thing at that end
 
     def score(self, question: str, readings: list[QuestionReading], option_links: list[list[LabelLink]]) -> None:
         masks = [masked(question, r.anchors, values=False) for r in readings]
@@ -78,6 +80,11 @@ class ReadingScorer:
             if r.evidence.get("unheld") and not r.evidence.get("said") and not self._relation_said(r, words):
                 # a step the data never takes from X, read only where the question says that relation
                 r.evidence["unheld"] = 0.0
+                r.score -= EMPTY
+            if r.plan.count and self._one_each(r) and not self._relation_said(r, words):
+                # "how many" along a relation every X has once ("in charge of" a ward) counts one, always:
+                # the question meant another relation, unless it says this one
+                r.evidence["one_each"] = -1.0
                 r.score -= EMPTY
             if polar:
                 self._polar_fit(r, named, question)
@@ -184,6 +191,15 @@ class ReadingScorer:
         # the reading's answer does what the relation says when it is the subject of a relation named
         # actively, or the object of one named by a passive ("is supervised by")
         return agent is not None and agent != ((not step.inverse) != p.words.endswith(" by"))
+
+    def _one_each(self, r: QuestionReading) -> bool:
+        """A one-step reading whose anchor has at most one thing at the other end in all the data: the
+        answer's step points at the anchor ("in": no anchor has two), or leaves it ("out")."""
+        if len(r.plan.constraints) != 1 or len(r.plan.constraints[0].path) != 1:
+            return False
+        step = r.plan.constraints[0].path[0]
+        p = self.vocab.get(step.property)
+        return p is not None and (p.iri, "out" if step.inverse else "in") in self.single
 
     def _relation_said(self, r: QuestionReading, words: set[str]) -> bool:
         """Some name of the reading's (one-step) relation is said whole by the question's words."""

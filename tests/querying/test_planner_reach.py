@@ -89,6 +89,20 @@ def test_a_third_step_is_read_where_the_question_names_the_class_it_walks_throug
     assert named(cooperative, "In which region is the workshop that wove Wide Tide?", {"Orwe", "Haldmark"}) == {"Orwe"}
 
 
+def test_how_many_is_not_read_along_a_relation_each_thing_has_once(cooperative):
+    """Each workshop is led by one weaver and two work at Tallow Yard Looms: "the size of the team" counts
+    who works there; a count of who leads it is one for every workshop, never what a number asks for
+    (unless the question says that relation)."""
+    from querying.ontology_context import one_valued
+
+    single = one_valued(cooperative.ontology.select_trusted)
+    weave = "http://example.org/weave/"
+    assert {(weave + "ledBy", "out"), (weave + "worksAt", "out")} <= single
+    assert (weave + "worksAt", "in") not in single
+    ans = answer_ontology(cooperative, "What is the size of the team at Tallow Yard Looms?")
+    assert ans.layer == "ontology" and ans.text.strip() == "2", ans.text
+
+
 def test_people_are_the_schema_s_people(cooperative):
     """No class is called "person": the weavers are the class whose name reads as people."""
     ans = answer_ontology(cooperative, "How many people work at Lowmill Loom House?")
