@@ -52,7 +52,7 @@ from querying.compose import (
     split_sentences,
 )
 from querying.naive import ANSWER_MAX_TOKENS, answer_from_chunks, answer_from_context, chunk_evidence
-from querying.options import counted_options, select_options
+from querying.options import counted_options, nearest_said, select_options
 from querying.shapes import asked
 
 if TYPE_CHECKING:
@@ -138,6 +138,8 @@ class TextAnswerer:
             # a count's options by the number said beside the counted noun (options.counted_options)
             counted = counted_options(question, options, [text, *(e.text for e in chunks[:1])])
             selected = select_answered(options, text, [e.text for e in chunks]) if counted is None else counted
+            if wanted.shape == "time" and not abstained:  # one time of one thing: the option said beside it
+                selected = nearest_said(options, selected, text, wanted.names)
         return Answer(question=question, text=text, layer="text", pipeline=pipeline, selected=selected,
                       citations=citations, abstained=abstained, evidence=[*handover.triples, *chunks],
                       trace=tracer.steps, usage=tracer.total(), ms=round((time.perf_counter() - start) * 1000, 1))

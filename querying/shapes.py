@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from pyramid.reading.english import CARDINALS, MONTHS, NUMBER_WORDS, WEEKDAYS
+from pyramid.reading.english import CARDINALS, MONTHS, NUMBER_WORDS, SCALE_WORDS, WEEKDAYS
 from pyramid.reading.terms import shape_of
 from querying.compose import asks_for_a_fact
 from querying.options import counts_said
@@ -35,6 +35,10 @@ _ASKED: tuple[tuple[Shape, re.Pattern[str]], ...] = (
     ("web", re.compile(r"\b(?:website|homepage|webpage|url|web\s+(?:address|page|site))\b", re.IGNORECASE)),
 )
 _NUMBER_WORDS = NUMBER_WORDS | set(CARDINALS)
+# "…, in millions of US dollars?", "In thousands of euros, …": an amount asked in a scale of a unit, said
+# apart from the clause by a comma or the question's start
+_IN_SCALE = re.compile(r"(?:^|,)\s*[Ii]n\s+(?:" + "|".join(sorted({w + "s" for w in SCALE_WORDS.values()}))
+                       + r")\s+of\b")
 _WORD = re.compile(r"[A-Za-z]+|\d+")
 # a time in digits: a year, a clock time, a day of the month ("1852", "7.30pm", "19:00", "the 4th"); other
 # digits (a phone number, a price) say no time
@@ -59,7 +63,7 @@ def asked_shape(question: str) -> Shape | None:
             return shape
     if WHEN.search(question):
         return "time"
-    if QUANTITY.search(question):
+    if QUANTITY.search(question) or _IN_SCALE.search(question):
         return "number"
     return None
 

@@ -56,3 +56,17 @@ def test_a_count_is_chosen_by_the_number_said_beside_what_it_counts():
     # "the switchboard number of the hospital" is one thing's number; "how much" an amount
     assert counted_options("What is the switchboard number of the hospital?", ["2", "3"], said) is None
     assert counted_options("How much did it cost, in millions?", ["2", "3"], said) is None
+
+
+def test_one_time_asked_of_one_thing_is_the_option_said_beside_it():
+    """"When is the Harbour Lantern Walk?": an answer that also says the next event's date and the news
+    item's says the walk's beside the walk; where it says the asked name nowhere, every option stands."""
+    from querying.options import nearest_said
+
+    options = ["3 March 2026", "14 March 2026", "2 January 2026", "21 March 2026"]
+    text = ("Coming up on the quay: Harbour Lantern Walk on 14 March 2026 and Net Mending Morning on 21 March "
+            "2026. Posted 2 January 2026.")
+    walk = [("harbour", "lantern", "walk")]
+    assert nearest_said(options, [1, 2, 3], text, walk) == [1]
+    assert nearest_said(options, [1, 2, 3], "Events on 14 March 2026 and 21 March 2026.", walk) == [1, 2, 3]
+    assert nearest_said(options, [1], text, walk) == [1]

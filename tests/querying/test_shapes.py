@@ -23,6 +23,9 @@ from querying.shapes import asked_shape, holds_shape
     ("In what year was the pier rebuilt?", "time"),
     ("How many sailings leave Gullhaven each day?", "number"),
     ("How much is a return ticket?", "number"),
+    ("What did the new pier cost, in millions of pounds?", "number"),   # an amount asked in a scale of a unit
+    ("In thousands of euros, what was the refit's budget?", "number"),
+    ("Which island lies in Thousands of Gulls Bay?", None),             # a name, not a scale
     ("Who skippers the morning ferry?", None),
     ("Which island does the ferry serve?", None),
     ("Where does the mobile library stop?", None),      # "mobile" names a number only before "number"
