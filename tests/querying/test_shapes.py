@@ -99,3 +99,20 @@ def test_a_shaped_sentence_about_something_else_does_not_answer(ferry):
     assert any(s.step == "text.abstain" and "tarbet sound" in s.outcome for s in a.trace)
     b = ferry.answer("What is the phone number of the Skerry ferry?", mode="extractive")
     assert not b.abstained and "0161 555 0777" in b.text and "0192" not in b.text
+
+
+def test_a_count_said_beside_its_noun_answers_however_little_wording_it_shares(tmp_path, embedder):
+    """Retrieval's support can be low for a sentence that shares few words with the question (a gate set
+    high here, 0.95, to make it so); a count said beside the noun asked about, in a passage naming what is
+    asked about, answers all the same. A question asking no count is still held back by the gate."""
+    ws = Workspace.init(tmp_path / "ws")
+    s = Session(ws, provider=ScriptedProvider({}), embedder=embedder)
+    s.text.add_documents([*FERRY, Document("orrin-crossing", "Captain Ilse Varga took the Orrin Island ferry out at "
+                                                               "dawn. The 40-minute crossing passes two lighthouses "
+                                                               "and a seal colony. Pack a warm coat.")])
+    cfg = load_settings(ws.root / "polyrag.toml", query={"abstain_below": 0.95}).query
+    text = TextAnswerer(s.text, s.llm, s.embedder, cfg, s.meter)
+    a = text.answer("How many minutes does the Orrin Island ferry take?", mode="extractive")
+    assert not a.abstained and "40-minute" in a.text, a.text
+    b = text.answer("Who took the Orrin Island ferry out at dawn?", mode="extractive")
+    assert b.abstained and any(st.step == "text.abstain" and "support" in st.outcome for st in b.trace)
