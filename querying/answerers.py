@@ -73,14 +73,18 @@ def _kg(session: Session, opts: AskOptions) -> Answerer:
 
 
 def _text(session: Session, opts: AskOptions) -> Answerer:
+    from pyramid.errors import WorkspaceError
     from querying.asked_kind import KindNames
     from querying.k2rag import TextAnswerer
     from querying.ontology_context import contexts
     from querying.planning.vectors import QueryVectors
 
-    def context():  # the ontology's indexes, where the workspace has an ontology (the waterfall built them)
+    def context():  # the ontology's indexes, where the workspace has a readable ontology (the waterfall built them)
         layer = session.ontology
-        return contexts.get(layer, session.ws.path("cache"), background=session.serving) if layer.exists else None
+        try:
+            return contexts.get(layer, session.ws.path("cache"), background=session.serving) if layer.exists else None
+        except WorkspaceError:  # a damaged store is the ontology layer's failure to report; text answers without it
+            return None
 
     return TextAnswerer(lambda: session.text, session.llm, session.embedder, session.settings.query, session.meter,
                         kinds=KindNames(context, QueryVectors(session.embedder)))

@@ -113,9 +113,9 @@ class TextAnswerer:
         citations = comp.citations
         # a count said beside the noun it counts, in a passage naming what is asked about, answers however
         # little of the question's wording the sentence shares ("The 21-minute short film …")
-        counted = bool(wanted.counted and comp.chosen)
-        why = (f"support {comp.support:.3f} < {self.cfg.abstain_below}" if comp.support < self.cfg.abstain_below
-               and not counted else f"no sentence of the {len(hits)} chunks {wanted.says()}" if not comp.chosen and comp.set_aside
+        gated = comp.support < self.cfg.abstain_below and not (wanted.counted and comp.chosen)
+        why = (f"support {comp.support:.3f} < {self.cfg.abstain_below}" if gated
+               else f"no sentence of the {len(hits)} chunks {wanted.says()}" if not comp.chosen and comp.set_aside
                else "no sentence to answer with" if not comp.chosen else self._check(question, comp, tracer))
         if why:
             tracer.steps.append(TraceStep(step="text.abstain", layer="text", input={"missing": comp.missing},
