@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from querying.planning.names import SchemaNames
 from querying.planning.vectors import QueryVectors
-from querying.question_names import norm_words
+from querying.question_names import norm_words, starts_of
 
 if TYPE_CHECKING:
     from querying.ontology_context import OntologyContext
@@ -37,11 +37,7 @@ class Things:
         unknown capitalised name of two words or more also counting admitted a place and a list of
         titles, "Based in Mexico … the studio produced Beyond the Mirror, …")."""
         words = norm_words(text)
-        covered: set[int] = set()
-        for name in own:
-            for i in range(len(words) - len(name) + 1):
-                if tuple(words[i:i + len(name)]) == name:
-                    covered.update(range(i, i + len(name)))
+        covered = {j for name in own for i in starts_of(words, name) for j in range(i, i + len(name))}
         return any(tuple(words[i:i + len(k)]) == k and not covered & set(range(i, i + len(k)))
                    for i, w in enumerate(words) for k in self.starts.get(w, ()))
 
@@ -53,6 +49,7 @@ class KindNames:
     def __init__(self, context: Callable[[], OntologyContext | None], vectors: QueryVectors) -> None:
         self._context, self._vectors = context, vectors
         self._names: tuple[str, SchemaNames] | None = None  # per generation: the schema's names of classes
+        self._things: dict[str, Things | None] = {}          # …and each asked class's things
 
     def __call__(self, question: str) -> Things | None:
         """The things of the class `question` asks for by name; None when it asks for none, or none of
@@ -62,17 +59,20 @@ class KindNames:
             return None
         if self._names is None or self._names[0] != ctx.fingerprint:
             # a class by its own names only: the word its properties share ("number") asks for no thing
-            self._names = (ctx.fingerprint, SchemaNames(ctx.vocab, self._vectors, aliases=False))
+            self._names, self._things = (ctx.fingerprint, SchemaNames(ctx.vocab, self._vectors, aliases=False)), {}
         names = self._names[1]
         asked = names.asked_class(question, [])
         if asked is None:
             return None
-        vocab, starts = ctx.vocab, {}
-        for e in ctx.index.entries:
-            if any(c == asked or asked in vocab.ancestors(c) for c in e.classes) and _a_name(e.surface):
-                words = tuple(norm_words(e.surface))
-                starts.setdefault(words[0], set()).add(words)
-        return Things(names.class_words[asked], {w: tuple(ks) for w, ks in starts.items()}) if starts else None
+        if asked not in self._things:  # each class's things gathered once per generation
+            starts: dict[str, set[Name]] = {}
+            for e in ctx.index.entries:
+                if any(c == asked or asked in ctx.vocab.ancestors(c) for c in e.classes) and _a_name(e.surface):
+                    words = tuple(norm_words(e.surface))
+                    starts.setdefault(words[0], set()).add(words)
+            self._things[asked] = Things(names.class_words[asked], {w: tuple(ks) for w, ks in starts.items()}) \
+                if starts else None
+        return self._things[asked]
 
 
 def _a_name(surface: str) -> bool:

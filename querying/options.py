@@ -31,7 +31,7 @@ from pyramid.reading.english import CARDINALS
 from pyramid.reading.values import NUMBER
 from pyramid.vocab import word_forms, words_of
 from querying.planning.cues import COUNTING, counted_noun
-from querying.question_names import norm_words
+from querying.question_names import norm_words, starts_of
 
 TYPO_CUTOFF = 92.0
 _NONE = re.compile(r"^\s*(none of (the )?(above|these|them)|no(ne)? correct answer|none)\s*\.?\s*$", re.IGNORECASE)
@@ -103,22 +103,19 @@ def select_options(options: Sequence[str], evidence: Sequence[str | Value], *,
     return chosen
 
 
-
 def nearest_said(options: Sequence[str], chosen: list[int], text: str, names: Sequence[tuple[str, ...]]) -> list[int]:
     """Of the `chosen` options, those `text` says nearest a name the question asks about (`names`, each
     a name's normalised words): one time is asked of one thing ("When is the X?"), and an answer that also
     says the next event's date says it beside that event, not beside X. All of `chosen` where the text
     says no name, or no option."""
     words = norm_words(text)  # as the question's names are spelled (querying.question_names)
-    spans = [(i, i + len(n)) for n in names if n for i in range(len(words) - len(n) + 1)
-             if tuple(words[i:i + len(n)]) == tuple(n)]
+    spans = [(i, i + len(n)) for n in names for i in starts_of(words, n)]
     if len(chosen) < 2 or not spans:
         return chosen
     gaps: dict[int, int] = {}
     for k in chosen:
         o = norm_words(options[k])
-        at = [i for i in range(len(words) - len(o) + 1) if o and words[i:i + len(o)] == o]
-        if at:
+        if at := starts_of(words, o):
             gaps[k] = min(max(a - e, s - (a + len(o)), 0) for a in at for s, e in spans)
     if not gaps:
         return chosen

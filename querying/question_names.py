@@ -6,6 +6,7 @@ them (querying.k2rag)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pyramid.kg.model import normalise_name
@@ -54,3 +55,9 @@ def _name_like(w: str) -> bool:
 
 def norm_words(text: str) -> list[str]:
     return _WORD.findall(normalise_name(text))
+
+
+def starts_of(words: Sequence[str], name: Sequence[str]) -> list[int]:
+    """Where `name` (a name's normalised words) occurs whole in `words`, as start positions."""
+    n = len(name)
+    return [i for i in range(len(words) - n + 1) if n and tuple(words[i:i + n]) == tuple(name)]

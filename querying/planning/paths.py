@@ -95,15 +95,15 @@ class PathFinder:
                     out[key] = (text, 1.0, (mid,))
         return out
 
-    def further(self, paths: Paths, named: frozenset[str], answers: frozenset[str] = frozenset()) -> Paths:
+    def further(self, paths: Paths, through: frozenset[str], answers: frozenset[str] = frozenset()) -> Paths:
         """Two-step paths the data holds, one schema step longer, where the question names a class
-        they pass through or end at: English says a third step by naming what it walks through ("the
+        (`through`) they pass through or end at: English says a third step by naming what it walks through ("the
         country of the supplier of X"), and only then is it read — every two-step path of a schema
         taken a step further would read questions nobody asked. The step lands on the class its property
         declares, or on one of `answers` (the classes the question names) that fits there."""
         vocab, hops, out = self.vocab, self._hops(), {}
         for (end, key), (text, fit, mids) in paths.items():
-            if len(key) != 2 or not any(vocab.compatible(c, n) for c in (end, *mids) for n in named):
+            if len(key) != 2 or not any(vocab.compatible(c, n) for c in (end, *mids) for n in through):
                 continue
             words = self.names.class_words[end]
             for s, p, land, f in hops[end]:
