@@ -28,6 +28,7 @@ from pyramid.ontology.labels import LabelLink
 from pyramid.ontology.layer import OntologyLayer
 from pyramid.ontology.rdfio import text_rows
 from pyramid.ontology.store import DOCUMENT_GRAPH
+from pyramid.reading.terms import shape_named
 from pyramid.session import Session
 from pyramid.types import Answer, Handover, LayerName, SparqlEvidence, Tracer, TraceStep, check_question
 from pyramid.usage import UsageMeter
@@ -36,6 +37,7 @@ from querying.options import Value, select_options
 from querying.planning.planner import ReadingPlanner
 from querying.planning.polar import polar
 from querying.planning.records import MAX_ANCHOR_IRIS, Neighbourhood, PlanDraft
+from querying.shapes import ADDRESS_SHAPES, SHAPE_NAMES, asked_shape, holds_shape
 from querying.sparql_plan import QueryPlan, compile_plan, first_ordered
 
 if TYPE_CHECKING:
@@ -231,6 +233,19 @@ class OntologyAnswerer:
             with tracer.step("ontology.decide", "ontology", max_rows=self.cfg.max_rows) as rec:
                 rec.outcome = "empty: none counted, and the facts were read from pages"
             return finish(_EXPLAIN["empty"], False, evidence, None)
+        shape = asked_shape(question)
+        # a property named for the shape in the plan — what it returns, or what it asks of the things ("which
+        # gardeners have no phone number") — is taken at its word, whatever its values look like
+        named = plan is not None and any((p := ctx.vocab.get(r)) is not None and shape_named(p) == shape
+                                         for r in plan.properties())
+        if shape in ADDRESS_SHAPES and rows and not named and not (plan is not None and (plan.count or plan.aggregate)) \
+                and not any(holds_shape(v, shape) for labels, values in _group(rows).values() for v in labels + values):
+            # an e-mail address, a web address or a phone number asked for, and the reading found other values:
+            # it read another relation (a person's title for their address) — right or absent
+            with tracer.step("ontology.decide", "ontology") as rec:
+                rec.outcome = f"empty: the values found hold no {SHAPE_NAMES[shape]}"
+            return finish(f"The ontology's values for this question hold no {SHAPE_NAMES[shape]}.", False, evidence,
+                          None)
         answer = _decide(question, rows, plan, options, option_links, self.cfg.max_rows, tracer, finish, evidence,
                          name_of=ctx.index.name_of)
         verdict = polar(draft, rows) if draft is not None and not options and answer.layer == "ontology" else None

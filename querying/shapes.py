@@ -26,13 +26,17 @@ if TYPE_CHECKING:
     from querying.asked_kind import Things
 
 Shape = Literal["number", "time", "email", "web", "phone"]
+ADDRESS_SHAPES: frozenset[Shape] = frozenset({"email", "web", "phone"})  # the ways to reach someone or something
+SHAPE_NAMES: dict[Shape, str] = {"number": "number", "time": "time", "email": "e-mail address",
+                                 "web": "web address", "phone": "phone number"}
 
 # the nouns that name a shaped value, as a question asks for one ("the e-mail address", "a phone number",
 # "its website"); a noun that only may name one ("link", "mail", "web") needs the noun after it
 _ASKED: tuple[tuple[Shape, re.Pattern[str]], ...] = (
     ("email", re.compile(r"\be-?mail(?:\s+address)?\b|\bmail\s+address\b", re.IGNORECASE)),
     ("phone", re.compile(r"\b(?:(?:tele)?phone|tel|fax|mobile)\s+(?:number|no)\b|\b(?:tele)?phone\b", re.IGNORECASE)),
-    ("web", re.compile(r"\b(?:website|homepage|webpage|url|web\s+(?:address|page|site))\b", re.IGNORECASE)),
+    ("web", re.compile(r"\b(?:website|homepage|webpage|url|web\s+(?:address|page|site))\b|"
+                       r"\bwhere\b.*\bonline\b", re.IGNORECASE)),  # "Where can I read about X online?"
 )
 _NUMBER_WORDS = NUMBER_WORDS | set(CARDINALS)
 # "…, in millions of US dollars?", "In thousands of euros, …": an amount asked in a scale of a unit, said
@@ -124,7 +128,7 @@ class Asked:
     def says(self, names: bool = True) -> str:
         """What no admitted sentence held, for an abstention's reason (`names`: and what it names)."""
         parts = [f"says how many {' '.join(self.counted)}" if self.counted else
-                 f"holds the {self.shape} asked for"] if self.shape else []
+                 f"holds the {SHAPE_NAMES[self.shape]} asked for"] if self.shape else []
         if self.things:
             parts.append(f"names a {self.things.kind}")
         if names and self.names:

@@ -16,7 +16,7 @@ from pyramid.reading.english import (
     NAME_HEAD_PREPOSITIONS,
     NAME_JOINERS,
 )
-from pyramid.reading.values import MAX_ITEM_WORDS
+from pyramid.reading.values import MAX_ITEM_WORDS, name_before_noun
 from pyramid.vocab import IRREGULAR_PLURALS, Vocab, singular, word_forms
 
 _ASKING = frozenset({"which", "what", "whose"})  # a wh-word that takes a noun: "which department"
@@ -145,8 +145,12 @@ class ClassWords:
             {singular(w) for w in fold(text).split()} <= set().union(*self.by_class.values())
 
     def names_thing(self, text: str) -> bool:
-        """The words name a thing of the schema's classes: a class word in them, or another page's title."""
-        return bool(self.class_word(text)) or name_key(text) in self.titles
+        """The words name a thing of the schema's classes: a class word in them, or another page's title
+        (with the nouns after it that say what it is to someone: "the Harbour Works team")."""
+        if self.class_word(text) or name_key(text) in self.titles:
+            return True
+        bare = name_before_noun(text)
+        return bare is not None and name_key(bare[0]) in self.titles
 
 
 def genus_names(vocab: Vocab) -> dict[str, list[str]]:

@@ -148,6 +148,8 @@ BOOLEAN_WORDS = frozenset({"true", "false", "yes", "no"})
 # the parser's (Penn) tags of a finite verb: past, present and modal — a clause has one, a noun phrase
 # with a participle inside ("methods using lasers") has none
 FINITE_VERB_TAGS = frozenset({"VBD", "VBP", "VBZ", "MD"})
+# a verb that can open a clause whose subject is left out ("Managed by …", "Holds up to …"); no gerund
+PREDICATE_OPENING_TAGS = frozenset({"VB", "VBD", "VBN", "VBP", "VBZ"})
 
 # -- questions
 # the prepositions a past participle takes to name a relation ("graduated from", "based in"): a

@@ -21,6 +21,7 @@ from pyramid.reading.page import ReadFact, Segment
 from pyramid.reading.terms import (
     NUMERIC_RANGES,
     TEMPORAL_RANGES,
+    amount_in,
     counted_scales,
     is_date,
     is_named,
@@ -102,7 +103,8 @@ class FactLinker:
             in_title = bool(title) and len(fold(item)) > MIN_IN_TITLE_CHARS and f" {fold(item)} " in f" {fold(title)} "
             options = self._thing_options(seg, item, kind, raw, title, in_title)
             # a quantity ("$35.5 million", "114 min") is its number to a numeric property
-            number = quantity_number(item, self._scales) if not NUMBER.match(item.strip()) else None
+            # … and the one sum of money a phrase holds ("Pay £6.75 on the door") is its number too
+            number = (quantity_number(item, self._scales) or amount_in(item)) if not NUMBER.match(item.strip()) else None
             sims, item = self._by_shape(item, sims, seg.aside)
             if seg.kind == "prose" and seg.number:
                 # a number a sentence counts with a noun that hardly means a numeric property ("a four-week
@@ -121,14 +123,17 @@ class FactLinker:
         """The class of the thing each item names (None: a plain value; items may be cut to the name), and the
         things named with a kind word around them ("the drama genre", "Councillors A and B")."""
         kinds = [self._mention_class(item, seg) if not seg.number else None for item in items]
+        known = False  # an item is a known thing's name: no kind word of another class opens or closes it
         for k, item in enumerate(items):
             # "the Libraries and Archives portfolio": a known thing's name, then a noun that says what it is
             # to the entity — not its kind ("the Brindle Hill swimming pool" is a pool)
             bare = name_before_noun(item) if not seg.number else None
             if bare is not None and not self.words.class_word(" ".join(bare[1])) and \
                     ((cls := self.lessons.class_named(bare[0])) or name_key(bare[0]) in self.words.titles):
-                items[k], kinds[k] = bare[0], cls or ""
-        named = self._common_kinds(seg, items) if not seg.number else []
+                items[k], kinds[k], known = bare[0], cls or "", True
+            known = known or name_key(item) in self.words.titles
+        # ("the Libraries and Archives team" names one department, not the archives of a kind "libraries")
+        named = self._common_kinds(seg, items) if not seg.number and not known else []
         if named:  # the things are the names before the kind word; the items as written stay values
             return [None] * len(items), named
         if len(items) > 1 and sum(k is not None for k in kinds) < MIN_THING_SHARE * len(items):
@@ -155,7 +160,7 @@ class FactLinker:
             # that repeats the page's title (else from the title): "Expertise: organic synthesis" is
             # not the entity's name
             # … the number of a quantity to a numeric property only ("26 April" stays words elsewhere)
-            stated = number if number is not None and self._numeric_floor[j] > 0 else typed_form(p, item)
+            stated = typed_form(p, number if number is not None and self._numeric_floor[j] > 0 else item)
             score = float(sims[j])
             if p.iri in said:  # "the People First group" to "political group": the name before the noun
                 stated, score = typed_form(p, said[p.iri][0]), max(score, said[p.iri][1])

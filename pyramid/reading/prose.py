@@ -21,6 +21,7 @@ from pyramid.reading.english import (
     NAME_HEAD_PREPOSITIONS,
     NAME_RUN_JOINERS,
     PARTITIVE_HEADS,
+    PREDICATE_OPENING_TAGS,
     PREDICATIVE_AS,
     TITLES,
     parser,
@@ -64,6 +65,20 @@ class ProseReader:
         a, b using c and d."), not a clause; a participle inside a noun phrase ("methods using x") is no
         clause's verb."""
         return not any(t.tag_ in FINITE_VERB_TAGS for t in self.nlp(text))
+
+    def predicate_only(self, text: str) -> bool:
+        """A clause with its subject left out, as lists of a thing's points write them ("Run by the
+        council", "Holds up to 70", "In the old town"): it opens with a verb that is no gerund (a topic
+        such as "Learning analytics" is a noun phrase) or with a preposition."""
+        doc = self.nlp(text)
+        if len(doc) < 2:
+            return False
+        if doc[0].tag_ in PREDICATE_OPENING_TAGS or doc[0].pos_ == "ADP":
+            return True
+        # a capitalised verb alone at the start reads as a noun to the tagger ("Lies in …"): with a subject
+        # before it, a verb that agrees with "it" shows itself
+        said = self.nlp(f"It {text[:1].lower()}{text[1:]}")
+        return len(said) > 2 and said[1].tag_ == "VBZ"
 
     def answered(self, text: str, title: str) -> str | None:
         """What an answer said as a clause about something other than the entity states: a name said to be
@@ -150,6 +165,8 @@ class ProseReader:
         up (no values of their own) —, or None when the sentence's subject is someone else."""
         root = _lead_verb(sent) or sent.root
         subjects = [t for t in root.children if t.dep_ in ("nsubj", "nsubjpass")]
+        if subjects and _extraposed(subjects[0], root):
+            return None  # "It is a privilege to serve …": the "it" stands for the clause after, not the entity
         if subjects and not self._about_entity(subjects[0], title):
             # what someone reports of the entity ("Records show that it is home to X", "Officials said it
             # has 20 beds"): the reported clause is the sentence about it
@@ -179,7 +196,8 @@ class ProseReader:
         if found is None:
             root = _lead_verb(sent) or sent.root
             subject = next(t for t in root.children if t.dep_ in ("nsubj", "nsubjpass"))
-            return self._entity_as_object(sent, subject, title, n) + _counts_aside(sent, n)
+            return self._entity_as_object(sent, subject, title, n) + _counts_aside(sent, n) + \
+                self._addresses_given(sent, title, n)
         root, subjects, taken = found
         # the entity's stand-in may be the subject, or the root of a sentence the parser lost ("It, who is a
         # physician, qualified …")
@@ -260,6 +278,21 @@ class ProseReader:
                      for p in t.children if p.dep_ == "prep" and p.lower_ == "of"
                      for o in p.children if o.dep_ == "pobj" and o.pos_ == "NOUN" and self.kind_word(o.text)]
         return kinds + [k for o in partitive for k in _kind_phrase(o, n, counted=False)]
+
+    def _addresses_given(self, sent, title: str, n: int) -> list[Segment]:
+        """"Residents can write to Councillor Lee at ann@x.org": an e-mail or web address said in a sentence
+        about someone else that names the entity (its stand-in, or most of its name's words) is the
+        entity's, its shape saying what it is; a sentence naming someone else too gives none."""
+        names = [t for t in sent if t.pos_ in ("PRON", "PROPN") and t.dep_ not in ("nsubj", "nsubjpass")]
+        key = set(name_key(title).split())
+        ours = any(t.lower_ in ("it", "its") for t in names) or (key and len(
+            set(name_key(" ".join(t.text for t in sent if t.pos_ == "PROPN")).split()) & key) / len(key) >= NAME_SHARE)
+        others = any(e.label_ == "PERSON" and not set(name_key(e.text).split()) <= key for e in sent.ents)
+        if not ours or others:
+            return []
+        root = sent.root
+        return [Segment(" ".join(w.text for w in _path(tok, root) if w.pos_ in ("VERB", "AUX", "ADP")) or tok.head.text,
+                        tok.text, "prose", sentence=n) for tok in sent if _address(tok) or _ADDRESS_NAME.match(tok.text)]
 
     def _entity_as_object(self, sent, subject, title: str, n: int) -> list[Segment]:
         """"The Department of X runs MRN4410": a named thing does something to the page's entity, which
@@ -495,6 +528,7 @@ def _value_span(tok, names_thing):
 # sentence's root) and breaks the sentence around them; a plain name stands in for each while parsing
 _ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?://|www\.)[^\s,;]*[^\s,;.)]")
 _ADDRESS_STAND_IN = "Address{}"
+_ADDRESS_NAME = re.compile(r"^Address\d+$")
 
 
 def _addresses_stood_in(text: str) -> tuple[str, dict[str, str]]:
@@ -717,6 +751,17 @@ def _counted_noun(tok) -> str:
     """"a level 3 subject of 3 credits": the noun a number counts, with the words just before the number."""
     before = [w for w in tok.head.children if w.dep_ in ("nmod", "compound", "amod") and w.i < tok.i]
     return " ".join(w.text for w in before + [tok.head])
+
+
+def _extraposed(subject, root) -> bool:
+    """ "It is a pleasure to welcome you", "It is important that …": a copula whose "it" stands for the
+    infinitive or the clause its complement (or the copula) takes — English's extraposition."""
+    if subject.lower_ != "it" or root.lemma_ != "be":
+        return False
+    heads = [root, *(c for c in root.children if c.dep_ in ("attr", "acomp"))]
+    return any(c.dep_ in ("xcomp", "ccomp", "acl") and c.pos_ in ("VERB", "AUX") and
+               any(k.dep_ in ("aux", "mark") and k.lower_ in ("to", "that") for k in c.children)
+               for h in heads for c in h.children)
 
 
 def _stands_for_entity(subject) -> bool:

@@ -131,8 +131,11 @@ class PageSegmenter:
                 label, value = field_
                 if not value:  # a label line, its values on the bullet lines below
                     items = []
-                    while i < len(lines) and _BULLET.match(lines[i]):
-                        items.append(_BULLET.match(lines[i]).group(1).strip())  # type: ignore[union-attr]
+                    while i < len(lines) and (bullet := _BULLET.match(lines[i])):
+                        if self._said_alone(label, bullet.group(1).strip(), title):
+                            self._sentences(lines[i], title, out, prose)
+                        else:
+                            items.append(bullet.group(1).strip())
                         i += 1
                     value = "; ".join(items)
                 if value:
@@ -244,6 +247,15 @@ class PageSegmenter:
             i += 1
         fields = [b for b in bullets if (f := self.field_of(b, title)) is not None and f[1]]
         return len(fields) * 2 >= len(bullets) > 0
+
+    def _said_alone(self, label: str, item: str, title: str) -> bool:
+        """A bullet under a heading that names no property ("Key points", "What you'll find") that says
+        something by itself: a field of its own, a clause whose subject is left out ("Run by …", "In the
+        old town"), or a number and its noun ("8 lanes"). The heading's other bullets stay its values."""
+        if not self.meaning.vague(label):
+            return False
+        field_ = self.field_of(item, title)
+        return (field_ is not None and bool(field_[1])) or bool(_COUNTED.match(item)) or self.prose.predicate_only(item)
 
     def _said_as_values(self, line: str) -> bool:
         """A line that ends like a sentence but states values: no finite verb in it, or a list of short

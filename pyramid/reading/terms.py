@@ -29,8 +29,12 @@ TEMPORAL_RANGES = {"date", "dateTime", "dateTimeStamp", "time", "gYear", "gYearM
 _ADDRESS_STARTS = ("http://", "https://", "www.")  # how a value for an anyURI range begins
 _EMAIL = re.compile(r"^\S+@\S+\.\w+$")
 _PHONE = re.compile(r"^[+(]?\d[\d\s().-]{5,}\d$")
+# a phone number inside a phrase: digits in groups, no letters ("ring 0113 496 0695 for bookings")
+_PHONE_IN = re.compile(r"(?<![\w.,£$€¥])[+(]?\d[\d \t().-]{5,}\d(?![\w.,]\d)")
+_MONEY = re.compile(r"[$€£¥]\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d,])")
 _DATE = re.compile(r"^(?:(\d{4}-\d{1,2}-\d{1,2})|\d{1,2}(?:st|nd|rd|th)? [A-Za-z]+ \d{4}|"
                    r"[A-Za-z]+ \d{1,2}(?:st|nd|rd|th)?,? \d{4})$")
+_YEAR_SAID = re.compile(r"(?<![\d.])[12]\d{3}(?!\d)")  # a year in a phrase, before a comma too ("1931, again …")
 _YEAR = re.compile(r"(?<![\d.,])[12]\d{3}(?![\d.,])")  # a calendar year inside a value ("since 2004", "1992-07-06")
 # the day-bearing ranges: their values are written as ISO dates (xsd:date's lexical form)
 DAY_RANGES = {"date", "dateTime", "dateTimeStamp"}
@@ -38,6 +42,8 @@ _DAY_MONTH_YEAR = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)?(?: of)? ([A-Za-z]+)\.?
 _MONTH_DAY_YEAR = re.compile(r"^([A-Za-z]+)\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})$")
 _ISO_DAY = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
 MAX_SHAPED_WORDS = 8      # a phrase holding an address this short is a way to reach it ("By e-mail at …")
+MAX_AMOUNT_WORDS = 12     # a phrase holding one sum of money this short says what something costs
+MIN_DOTTED_PHONE_DIGITS = 10  # digits parted by dots are a time ("9.00-17.00") unless a whole phone number
 SUPERCLASS_FIT = 0.5      # Vocab.fit of a domain above the class (some of its things may have it): no fit
 
 
@@ -118,19 +124,43 @@ def iso_date(value: str) -> str | None:
 
 def typed_form(p: Term, value: str) -> str:
     """The value as the property's declared datatype writes it: a day as an ISO date for a date range
-    (what lets dates be compared and ordered); any other value as said."""
-    if {local_name(r) for r in p.ranges} & DAY_RANGES:
+    (what lets dates be compared and ordered), the one year a phrase holds for a year range; any other
+    value as said."""
+    ranges = {local_name(r) for r in p.ranges}
+    if ranges & DAY_RANGES:
         return iso_date(value) or value
+    if "gYear" in ranges and not is_date(value) and len(years := _YEAR_SAID.findall(value)) == 1:
+        return years[0]  # "Open since 1907" states the year 1907
     return value
 
 
 def shaped_part(value: str) -> tuple[str, str] | None:
-    """An e-mail address said inside a short phrase ("By e-mail at ann@x.org"): its shape and the address;
-    None when the phrase is long or holds none, or more than one (a web address inside a phrase is more
-    often a reference than the thing's own page: "OpenSees for Fire (http://…)")."""
+    """An e-mail address or a phone number said inside a short phrase ("By e-mail at ann@x.org", "Call the
+    desk on 01632 960 111"): its shape and the address; None when the phrase is long or holds none, or
+    more than one (a web address inside a phrase is more often a reference than the thing's own page:
+    "OpenSees for Fire (http://…)")."""
     words = value.rstrip(".").split()
     found = [w.strip("<>()[],;") for w in words if shape_of(w.strip("<>()[],;")) == "email"]
-    return ("email", found[0]) if len(found) == 1 and len(words) <= MAX_SHAPED_WORDS else None
+    if len(found) == 1 and len(words) <= MAX_SHAPED_WORDS:
+        return "email", found[0]
+    phones = [m.group(0).strip() for m in _PHONE_IN.finditer(value) if shape_of(m.group(0).strip()) == "phone"
+              and ("." not in m.group(0) or sum(ch.isdigit() for ch in m.group(0)) >= MIN_DOTTED_PHONE_DIGITS)]
+    rest = _PHONE_IN.sub(" ", value).split()
+    if len(phones) == 1 and not found and len(rest) <= MAX_SHAPED_WORDS and _PHONE_IN.sub(" ", value).strip(" .,;:"):
+        return "phone", phones[0]
+    return None
+
+
+def amount_in(value: str) -> str | None:
+    """The one sum of money a short phrase holds ("Pay £6.75 on the door", "Tickets cost $12"): its number;
+    None for none, for several, for a sum with a scale word after it, or in a long phrase."""
+    found = list(_MONEY.finditer(value))
+    if len(found) != 1 or len(_MONEY.sub(" ", value).split()) > MAX_AMOUNT_WORDS:
+        return None
+    after = value[found[0].end():].split()[:1]
+    if after and after[0].lower().strip(".,;") in SCALES:
+        return None  # "£3 million": a quantity of its own, read whole elsewhere
+    return found[0].group(1).replace(",", "") + (found[0].group(2) or "")
 
 
 def is_named(p: Term) -> bool:

@@ -17,6 +17,7 @@ from querying.planning.weights import EMPTY, OPTIONS_HIT, SUBCLASS_ONLY
 from querying.planning.wording import forms
 
 RUN_BUDGET = 16           # queries run for evidence, at most
+ONE_EACH_RECOUNTS = 3     # counts along a relation held once that are run to see whether this one is more
 
 
 class EvidenceRunner:
@@ -30,6 +31,7 @@ class EvidenceRunner:
         """Run the best readings until the best one has run (at most RUN_BUDGET runs): a reading that
         loses points here lets the next one up, which is run in its turn."""
         ids = [{lk.iri for lk in links} for links in option_links]
+        self._recount_one_each(readings, run)
         for _ in range(RUN_BUDGET):
             readings.sort(key=lambda r: -r.score)
             if readings and readings[0].evidence.get("void"):
@@ -39,6 +41,21 @@ class EvidenceRunner:
                 break
             self._evidence(readings[0], run, options, ids, question)
         readings[:] = sorted((r for r in readings if not r.evidence.get("void")), key=lambda r: -r.score)
+
+    @staticmethod
+    def _recount_one_each(readings: list[QuestionReading], run: Run) -> None:
+        """A count along a relation most things hold once lost points as "one, always" (scoring); where it
+        would lead without them, it runs: more than one for this anchor ("How many sites is X responsible
+        for?" of a manager of two) gives the points back."""
+        best = max((r.score for r in readings), default=0.0)
+        for r in [r for r in readings if r.evidence.get("one_each") == -1.0 and r.score + EMPTY > best][:ONE_EACH_RECOUNTS]:
+            try:
+                counted = [v for row in run(r.plan) for v in row.values()]
+            except PolyragError:
+                continue
+            if counted and _count(counted[0]) > 1:
+                r.evidence["one_each"] = 0.0
+                r.score += EMPTY
 
     def _evidence(self, r: QuestionReading, run: Run, options: list[str] | None, ids: list[set[str]],
                   question: str) -> None:
@@ -109,3 +126,10 @@ def _values(rows: list[dict[str, str]]) -> list[Value]:
         iri = r.get("x")
         out += [Value(v, iri) for k, v in r.items() if k != "x"] + ([Value(iri, iri)] if iri else [])
     return out
+
+
+def _count(value: str) -> float:
+    try:
+        return float(value)
+    except ValueError:
+        return 0.0

@@ -237,3 +237,39 @@ def test_none_counted_is_an_answer_only_where_the_data_was_imported_whole(cooper
     s.ontology.add_instances("page-1", facts)
     assert answer_ontology(s, question).layer == "none"
     assert answer_ontology(s, "How many rugs are woven at Copperbeck Weavers?").text == "1"
+
+
+FERRIES = """@prefix : <http://example.org/ferry/> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:Boat a owl:Class ; rdfs:label "boat" .
+:Skipper a owl:Class ; rdfs:label "skipper" .
+:Harbour a owl:Class ; rdfs:label "harbour" .
+:Trip a owl:Class ; rdfs:label "boat trip" .
+:skipperedBy a owl:ObjectProperty ; rdfs:domain :Boat ; rdfs:range :Skipper ; rdfs:label "is skippered by" .
+:basedAt a owl:ObjectProperty ; rdfs:domain :Boat ; rdfs:range :Harbour ; rdfs:label "is based at" .
+:sailsOn a owl:ObjectProperty ; rdfs:domain :Trip ; rdfs:range :Boat ; rdfs:label "sails on boat" .
+:gull a :Boat ; rdfs:label "Grey Gull" ; :skipperedBy :ros ; :basedAt :north .
+:tern a :Boat ; rdfs:label "Little Tern" ; :skipperedBy :ros ; :basedAt :north .
+:puffin a :Boat ; rdfs:label "Puffin" ; :skipperedBy :ivo ; :basedAt :south .
+:shag a :Boat ; rdfs:label "Shag Rock" ; :skipperedBy :una ; :basedAt :south .
+:north a :Harbour ; rdfs:label "North Quay" .
+:south a :Harbour ; rdfs:label "South Slip" .
+:seals a :Trip ; rdfs:label "Seal Watch" ; :sailsOn :gull .
+:sunset a :Trip ; rdfs:label "Sunset Cruise" ; :sailsOn :gull .
+:islands a :Trip ; rdfs:label "Island Hop" ; :sailsOn :tern .
+:ros a :Skipper ; rdfs:label "Ros Kettle" .
+:ivo a :Skipper ; rdfs:label "Ivo Marr" .
+:una a :Skipper ; rdfs:label "Una Fleet" .
+"""
+
+
+def test_a_count_along_a_relation_most_hold_once_stands_where_this_one_holds_more(tmp_path, embedder):
+    """Most skippers skipper one boat, so a count of one skipper's boats is "one, always" by the data's
+    statistics — but Ros Kettle skippers two: the count is run, and answers."""
+    from querying.ontology_context import one_valued
+
+    s = session(own_ontology(tmp_path, "ferry", FERRIES), embedder)
+    assert ("http://example.org/ferry/skipperedBy", "in") in one_valued(s.ontology.select_trusted)
+    ans = answer_ontology(s, "How many boats is Ros Kettle responsible for?")
+    assert ans.layer == "ontology" and ans.text.strip() == "2", ans.text

@@ -201,3 +201,16 @@ def test_films_are_answered_by_every_kind_of_film_their_names_say_is_one(tmp_pat
     ans = answer_ontology(s, "List the films made by Larkspur Pictures.")
     assert ans.layer == "ontology" and all(f in ans.text for f in ("Moth Season", "Tide Against Us", "Reel of Ash")), \
         ans.text
+
+
+def test_an_address_asked_for_is_answered_by_one_or_not_at_all(tmp_path, embedder):
+    """No e-mail, web address or librarian's phone is stored: whatever else a reading finds of the thing
+    asked about (a branch's manager, a librarian's town, a firm's founding year) holds no address, and
+    the layer passes the question down. The branch's desk telephone is stored, and answers."""
+    s = library(tmp_path, embedder)
+    for question in ("What is the e-mail address of Vale Road Library?", "What is the telephone number for Odile Fenn?",
+                     "What is the website of Inkwell & Daughters?", "Which website does Vale Road Library have?"):
+        ans = answer_ontology(s, question)
+        assert ans.layer == "none" and "hold no" in ans.text, (question, ans.text)
+    ans = answer_ontology(s, "What is the phone number of Quayside Library?")
+    assert ans.layer == "ontology" and "01700 400100" in ans.text, ans.text
