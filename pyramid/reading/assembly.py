@@ -14,7 +14,7 @@ from pyramid.reading.entity_class import EntityClassifier
 from pyramid.reading.linking import FactLinker
 from pyramid.reading.meaning import PropertyMeaning
 from pyramid.reading.page import Page, PageReading, ReadFact, Segment
-from pyramid.reading.terms import LABEL_LIKE, fits_class, named_iri
+from pyramid.reading.terms import LABEL_LIKE, fits_class, named_iri, shape_of
 from pyramid.vocab import Vocab, local_name
 
 DESCRIPTION = "description"  # what the page's free text (sentences stating no fact) is, for the schema
@@ -159,3 +159,23 @@ def drop_contradicted(vocab: Vocab, readings: list[PageReading]) -> list[PageRea
         kept = [f for f in r.facts if not contradicted(name_key(r.entity), f)]
         out.append(r if len(kept) == len(r.facts) else replace(r, facts=kept))
     return out
+
+
+SHARED_ADDRESS_PAGES = 5  # an address given to this many things, of more than one class, is the site's own
+
+
+def drop_shared_addresses(readings: list[PageReading]) -> list[PageReading]:
+    """What the corpus says of every page is no page's fact: an e-mail, web address or phone number stated
+    for many things of different classes (a press office's line under every news release, a site's
+    switchboard in every footer) is the site's, and none of theirs."""
+    owners: dict[str, set[tuple[str, str | None]]] = {}
+    for r in readings:
+        for f in r.facts:
+            if not f.is_object and shape_of(f.value) is not None:
+                owners.setdefault(fold(f.value), set()).add((name_key(r.entity), r.cls))
+    shared = {v for v, who in owners.items()
+              if len(who) >= SHARED_ADDRESS_PAGES and len({c for _, c in who}) > 1}
+    if not shared:
+        return readings
+    return [replace(r, facts=[f for f in r.facts if f.is_object or fold(f.value) not in shared]) for r in readings]
+

@@ -52,7 +52,9 @@ SCALE_WORDS = {"k": "thousand", "m": "million", "mn": "million", "bn": "billion"
 # number is its size, no count of the thing said to be in it.
 PARTITIVE_HEADS = frozenset({"one", "each", "some", "any", "all", "none", "either", "neither", "both", "many", "most",
                              "few", "several", "another"})
-NUMBER_HEDGES = frozenset({"about", "around", "roughly", "approximately", "some", "nearly", "almost", "approx"})
+# words before a number that hedge or bound it, the number still being the figure said ("up to 160 people")
+NUMBER_HEDGES = frozenset({"about", "around", "roughly", "approximately", "some", "nearly", "almost", "approx", "up to",
+                           "as many as"})
 # the counting words a number is written as, with their digits ("three credits" → 3)
 CARDINALS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}

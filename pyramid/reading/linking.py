@@ -290,6 +290,8 @@ class FactLinker:
         key = name_key(value)
         if shape_of(value) is not None or shaped_part(value) is not None:
             return None  # an address names no thing, whatever words its domain holds ("ann@x-hospital.org")
+        if quantity_number(value) is not None:
+            return None  # "up to 160 people" says how many, not who
         if relational(value, self.words.class_word) or value.split()[:1] and value.split()[0].lower() in POSSESSIVES:
             return None  # "Head of the Department of X" is a role in one; "its lead clinician" a description
         named = self.lessons.class_named(value)

@@ -53,7 +53,7 @@ from collections.abc import Callable, Iterable
 
 from pyramid.embeddings import Embedder
 from pyramid.normalise import name_key
-from pyramid.reading.assembly import PageAssembler, drop_contradicted
+from pyramid.reading.assembly import PageAssembler, drop_contradicted, drop_shared_addresses
 from pyramid.reading.class_words import ClassWords
 from pyramid.reading.entity_class import EntityClassifier
 from pyramid.reading.label_meanings import VagueLabelLessons
@@ -157,7 +157,7 @@ class PageReader:
             readings = [self.link(p) if any(seg.kind == "prose" or self.meaning.vague(seg.context)
                                             for seg in p.segments) or self._names_any(p, titled)
                         else r for p, r in zip(pages, readings)]
-        return drop_contradicted(self.vocab, readings)
+        return drop_shared_addresses(drop_contradicted(self.vocab, readings))
 
     def _names_any(self, page: Page, keys: set[str]) -> bool:
         """The page names one of these titles somewhere in a value (a list not yet cut at its "and" too)."""

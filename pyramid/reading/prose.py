@@ -66,6 +66,10 @@ class ProseReader:
         clause's verb."""
         return not any(t.tag_ in FINITE_VERB_TAGS for t in self.nlp(text))
 
+    def nounish(self, text: str) -> bool:
+        """The words hold no verb of any form: a label or a name, not a clause ("News release", not "Posted")."""
+        return not any(t.pos_ in ("VERB", "AUX") for t in self.nlp(text)) if text.strip() else True
+
     def predicate_only(self, text: str) -> bool:
         """A clause with its subject left out, as lists of a thing's points write them ("Run by the
         council", "Holds up to 70", "In the old town"): it opens with a verb that is no gerund (a topic
@@ -82,7 +86,8 @@ class ProseReader:
 
     def answered(self, text: str, title: str) -> str | None:
         """What an answer said as a clause about something other than the entity states: a name said to be
-        what was asked ("Ann Lee is the head of service." → "Ann Lee"), else its end ("Collection day is
+        what was asked ("Ann Lee is the head of service." → "Ann Lee") or doing something to the entity
+        ("Ann Lee manages the centre." → "Ann Lee"), else its end ("Collection day is
         Wednesday." → "Wednesday", "Postcodes there begin HF1." → "HF1"; English puts the new word last).
         None where the clause's subject stands for the entity (the sentence is read as prose) or the clause
         ends in no object, complement or prepositional object."""
@@ -94,6 +99,13 @@ class ProseReader:
             return None  # (a common noun in an answer, "the gauge there", is the thing asked about, not the entity)
         if subjects[0].pos_ == "PROPN" and root.lemma_ == "be":
             return _name_run(_span(subjects[0])).text.strip(" ,.") or None
+        if subjects[0].pos_ == "PROPN" and any(c.dep_ == "dobj" and self._about_entity(c, title) for c in root.children):
+            # "Harbour Launches operates the route.", "Ann Lee manages it.": the name doing it to the entity (the
+            # proper nouns before the subject are its name, however the parser hangs them)
+            start = subjects[0].i
+            while start > 0 and doc[start - 1].pos_ == "PROPN":
+                start -= 1
+            return doc[start:subjects[0].i + 1].text.strip(" ,.") or None
         if subjects[0].pos_ != "NOUN":
             return None
         ends = [c for c in root.children if c.dep_ in ("dobj", "attr", "oprd")]

@@ -22,6 +22,7 @@ from pyramid.reading.meaning import CONFIDENT, MIN_SIMILARITY, PropertyMeaning
 from pyramid.reading.page import Segment
 from pyramid.reading.prose import ProseReader
 from pyramid.reading.tables import record_tables
+from pyramid.reading.terms import is_date, quantity_number
 from pyramid.reading.values import MAX_ITEM_WORDS, NUMBER, list_items, short_items
 
 MIN_SENTENCE_WORDS = 4    # a value this long with a finite verb and a full stop is a sentence
@@ -56,6 +57,10 @@ MIN_INLINE_FIELDS = 3     # fewer is more likely a list whose item holds a colon
 _BULLET = re.compile(r"^\s*[-•*·]\s+(.+)$")
 _CRUMB = re.compile(r"\s+[>›»]\s+")
 _CARD_WORD = re.compile(r"[^\W\d_][\w'’.-]*|\d\w*")
+MAX_DATELINE_WORDS = 3    # "News release", "Press notice": a few words beside the day a page is dated by
+# a day as pages write one inside a line ("19 January 2025", "January 19, 2025", "2025-01-19")
+_DAY_IN_LINE = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)? [A-Z][a-z]+ \d{4}\b|\b[A-Z][a-z]+ \d{1,2}(?:st|nd|rd|th)?, \d{4}\b|"
+                          r"\b\d{4}-\d{1,2}-\d{1,2}\b")
 MIN_CRUMBS = 3            # a trail of fewer crumbs ("Art > Design") may be a phrase, not where the page sits
 MIN_BARE_LABELS = 2       # bare label lines over their values: fewer in a run may be a card's line
 MIN_CARD_LINES = 2        # name lines in a row that make a card (a heading alone is no card)
@@ -142,6 +147,8 @@ class PageSegmenter:
                     out.append(Segment(label, value, "field"))
             elif fold(line) == fold(title):
                 continue  # the page's name as a heading: states nothing, and would run into the next sentence
+            elif self._dateline(line):
+                continue  # "News release · 19 January 2025": when the page was written, nothing of its entity
             elif len(crumbs := _CRUMB.split(line)) >= MIN_CRUMBS and fold(crumbs[-1]) == fold(title):
                 # a breadcrumb trail ("Home > Faculty of X > Department of Y"): the page sits under the crumb
                 # before its own
@@ -215,7 +222,9 @@ class PageSegmenter:
                              (len(v.split()) > _QUESTION_VALUE_WORDS and not short_items(v)) for v in values):
             return None
         items = [m.group(1).strip() if (m := _BULLET.match(v)) else v for v in values]
-        items = [_counted_in(self.prose.without_lead_words(v.rstrip(".")).strip(), line) for v in items]
+        # (a quantity keeps its hedge for `quantity_number` to read: "Up to 160 people" is 160, not "to 160 people")
+        items = [_counted_in((v.rstrip(".") if quantity_number(v.rstrip(".")) else
+                              self.prose.without_lead_words(v.rstrip("."))).strip(), line) for v in items]
         return "; ".join(items), i
 
     def _sentences(self, line: str, title: str, out: list[Segment], prose: list[str]) -> None:
@@ -247,6 +256,16 @@ class PageSegmenter:
             i += 1
         fields = [b for b in bullets if (f := self.field_of(b, title)) is not None and f[1]]
         return len(fields) * 2 >= len(bullets) > 0
+
+    def _dateline(self, line: str) -> bool:
+        """A line that dates the page: a day and a few words around it that name no property and hold no
+        verb ("News release · 19 January 2025", "Posted 4 May 2024" holds one and stays a sentence)."""
+        m = _DAY_IN_LINE.search(line)
+        if m is None or not is_date(m.group(0)):
+            return False
+        rest = " ".join(w for w in re.split(r"[\s·|,–—-]+", line[:m.start()] + " " + line[m.end():]) if w)
+        return len(rest.split()) <= MAX_DATELINE_WORDS and (not rest or self.meaning.vague(rest)) and \
+            self.prose.nounish(rest)
 
     def _said_alone(self, label: str, item: str, title: str) -> bool:
         """A bullet under a heading that names no property ("Key points", "What you'll find") that says

@@ -31,6 +31,7 @@ h:mooringCount a owl:DatatypeProperty ; rdfs:domain h:Berth ; rdfs:range xsd:int
 h:maxDraught a owl:DatatypeProperty ; rdfs:domain h:Berth ; rdfs:range xsd:decimal ;
     rdfs:label "greatest draught in metres" .
 h:quayPhone a owl:DatatypeProperty ; rdfs:domain h:Berth ; rdfs:range xsd:string ; rdfs:label "quay telephone" .
+h:wardenPhone a owl:DatatypeProperty ; rdfs:domain h:Warden ; rdfs:range xsd:string ; rdfs:label "warden's phone" .
 h:mailAddress a owl:DatatypeProperty ; rdfs:domain h:Warden ; rdfs:range xsd:string ; rdfs:label "e-mail address" .
 """
 PAGES = [
@@ -43,6 +44,10 @@ PAGES = [
                      "• Phone: 01632 960 111\n• Cobbled quayside"),
     ("Tar Yard Berth", "Tar Yard Berth\n\nTar Yard Berth is a berth used by the ferries.\n\nWorth knowing:\n"
                        "• Lies in South Basin\n• In service since 1931\n• Operated by Dredging"),
+    ("Harbour Works", "Harbour Works is a harbour section that mends the quays."),
+    ("Salt Quay Berth", "Salt Quay Berth: your questions answered\n\nQ: Which section operates Salt Quay Berth?\n"
+                        "A: Harbour Works operates the berth.\n\nQ: How many moorings does it have?\nA: Up to 30 "
+                        "moorings.\n\nQ: Which basin is it in?\nA: South Basin."),
     ("Ola Quist", "Ola Quist\n\nHello, I'm Ola. I am a warden at the harbour. I keep the visitors' moorings in "
                   "order. I am part of the Berths and Moorings team."),
     ("Warden Jon Berg", "Warden Jon Berg\n\nHello, I'm Jon. It is a privilege to speak up for the "
@@ -104,3 +109,44 @@ def test_an_it_that_stands_for_a_clause_is_not_the_entity(harbour_reader):
     page = harbour_reader.segment("Warden Jon Berg", dict(PAGES)["Warden Jon Berg"])
     assert not [s for s in page.segments if "speak" in s.context or "North Basin" in s.value], page.segments
     assert any(s.value.startswith("Dredging") for s in page.segments), page.segments
+
+
+def test_an_answer_that_names_who_does_it_and_a_bounded_count(harbour):
+    """"Harbour Works operates the berth." answers who operates it (the name doing it to the entity, not the
+    berth); "Up to 30 moorings." is a count of 30, not a thing called "to 30 moorings"."""
+    got = props(harbour["Salt Quay Berth"])
+    assert got.get("operatedBy") == ["Harbour Works"], got
+    assert got.get("mooringCount") == ["30"], got
+    assert got.get("liesIn") == ["South Basin"], got
+
+
+def _news(title: str, body: str, day: int) -> tuple[str, str]:
+    return title, (f"{title}\n\nNews release · {day} March 2025\n\n{body}\n\nENDS\n\n"
+                   "Press enquiries: harbour press desk, 01632 960 000.")
+
+
+NEWS = [
+    _news("Ropery Berth", "Ropery Berth is a berth in North Basin. It was built in 1898. Its quay telephone is "
+                          "01632 960 111.", 3),
+    _news("Tar Yard Berth", "Tar Yard Berth is a berth in South Basin. It was built in 1931. Its quay telephone "
+                            "is 01632 960 222.", 4),
+    _news("Salt Quay Berth", "Salt Quay Berth is a berth in South Basin. It was built in 1902.", 5),
+    _news("Ola Quist", "Ola Quist is a warden. Her e-mail address is ola.quist@harbour.example.", 6),
+    _news("Pia Ruiz", "Pia Ruiz is a warden. Her e-mail address is pia.ruiz@harbour.example.", 7),
+    ("North Basin", "North Basin is the older of the two basins."),
+    ("South Basin", "South Basin is the deeper basin."),
+]
+
+
+def test_a_news_page_s_date_and_the_contact_every_page_gives_are_no_facts(harbour_reader):
+    """"News release · 3 March 2025" dates the page, not the berth; the press desk's number under every
+    release, for berths and wardens alike, is the site's, not each thing's. What each page says of its own
+    thing stays."""
+    reader = PageReader(harbour_reader.vocab, harbour_reader.embedder, titles=[t for t, _ in NEWS])
+    got = {t: props(r) for (t, _), r in zip(NEWS, reader.read_all(NEWS))}
+    assert got["Ropery Berth"].get("builtIn") == ["1898"], got["Ropery Berth"]
+    assert got["Ropery Berth"].get("quayPhone") == ["01632 960 111"], got["Ropery Berth"]
+    assert got["Salt Quay Berth"].get("builtIn") == ["1902"], got["Salt Quay Berth"]
+    assert "quayPhone" not in got["Salt Quay Berth"], got["Salt Quay Berth"]
+    assert got["Pia Ruiz"].get("mailAddress") == ["pia.ruiz@harbour.example"], got["Pia Ruiz"]
+    assert "wardenPhone" not in got["Pia Ruiz"], got["Pia Ruiz"]
