@@ -12,7 +12,7 @@ import numpy as np
 
 from pyramid.reading.class_words import name_like, title_shapes
 from pyramid.reading.lessons import SHAPE_SHARE, CorpusLessons
-from pyramid.reading.linking import FactLinker
+from pyramid.reading.linking import TYPED_LINK, FactLinker
 from pyramid.reading.meaning import CONFIDENT, PropertyMeaning
 from pyramid.reading.page import Page, ReadFact
 from pyramid.reading.terms import declared_on, is_named
@@ -133,9 +133,11 @@ class EntityClassifier:
                 # a weak datatype reading (a sentence's value, a vague label) is no evidence of the class;
                 # a link to a name of no known class is weak evidence, and counts once however many there
                 # are (a page of "X was appointed <journal>" sentences is no department of twenty faculties)
+                # (a link is sure only when the types of both ends say it: a name of no known class linked by
+                # the words alone — "the managers are A, B, C" — is weak however near the words are)
                 own = [(sc, f) for sc, f in opts if declared_on(self.vocab, c.iri, f.prop)]
-                total += max((sc for sc, f in own if sc >= CONFIDENT), default=0.0)
-                weak = max([weak] + [sc for sc, f in own if f.is_object and sc < CONFIDENT])
+                total += max((sc for sc, f in own if sc >= CONFIDENT and not (f.is_object and sc < TYPED_LINK)), default=0.0)
+                weak = max([weak] + [sc for sc, f in own if f.is_object and sc < TYPED_LINK])
             votes[c.iri] = total + weak
         return votes
 

@@ -40,6 +40,7 @@ MIN_THING_SHARE = 0.5     # a list whose items are less than this share names of
 LIKENESS_WEIGHT = 0.5     # the share of what a value's likeness adds to its verb's meaning that counts
 YEAR_RANGES = {"gYear"}
 YEAR_MARGIN = 0.01        # a year goes to a property of years before a count's, where nothing else says
+TYPED_LINK = 1.0          # what the other end's known class adds to a link's score (the types decide)
 MIN_IN_TITLE_CHARS = 2    # an item this short is inside any title by chance
 
 
@@ -253,7 +254,7 @@ class FactLinker:
             rng = kind or (p.ranges[0] if p.ranges else "")
             # a thing of a known class: the types decide (above any datatype reading); a name of no known
             # class competes with the datatype readings on meaning alone
-            options.append(((1.0 if kind else 0.0) + float(raw[j]), ReadFact("", p.iri, item, True, rng, seg.context)))
+            options.append(((TYPED_LINK if kind else 0.0) + float(raw[j]), ReadFact("", p.iri, item, True, rng, seg.context)))
         return options
 
     def _common_kinds(self, seg: Segment, items: list[str]) -> list[list[tuple[float, ReadFact]]]:
@@ -272,7 +273,7 @@ class FactLinker:
         props = [p for p in self.meaning.props if p.kind == "object" and p.ranges and self.vocab.fits(cls, p.ranges)]
         sims = self.meaning.sims(seg.context)
         index = {p.iri: j for j, p in enumerate(self.meaning.props)}
-        return [[(1.0 + float(sims[index[p.iri]]), ReadFact("", p.iri, name, True, cls, seg.context)) for p in props]
+        return [[(TYPED_LINK + float(sims[index[p.iri]]), ReadFact("", p.iri, name, True, cls, seg.context)) for p in props]
                 for name in names if props]
 
     def label_sims(self, label: str) -> np.ndarray:
@@ -310,15 +311,16 @@ class FactLinker:
     def _by_shape(self, item: str, sims: np.ndarray, aside: bool) -> tuple[np.ndarray, str]:
         """What a value's shape says whatever its words mean: a number or a date goes to a property
         declared numeric or a date; a phone number, or an address inside a phrase ("By e-mail at
-        ann@x.org"), to the property named for its shape (which then takes the address alone)."""
+        ann@x.org"), an e-mail or web address, to the property named for its shape (which then takes the
+        address alone)."""
         if NUMBER.match(item.strip()) and not aside:
             sims = np.maximum(sims, self._numeric_floor)
             if YEAR.match(item.strip()):  # "open since 1924": a year, before a count, to a property of years
                 sims = np.maximum(sims, self._year_floor)
         if is_date(item):
             sims = np.maximum(sims, self._date_floor)
-        elif shape_of(item) == "phone":
-            sims = np.maximum(sims, self._shape_floor("phone"))
+        elif (shape := shape_of(item)) is not None:  # a phone number, an e-mail or web address, whole
+            sims = np.maximum(sims, self._shape_floor(shape))
         shaped = shaped_part(item)
         if shaped is not None:
             sims, item = np.maximum(sims, self._shape_floor(shaped[0])), shaped[1]

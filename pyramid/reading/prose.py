@@ -283,7 +283,12 @@ class ProseReader:
         nouns += [t for t in sent if t.i + 1 < sent.end and sent.doc[t.i + 1].lower_ == "it" and
                   sent.doc[t.i + 1] in subjects and t.pos_ in ("NOUN", "PROPN") and t.head == root]
         nouns += [t for t in root.children if t.dep_ == "attr" and t.pos_ == "NOUN" and t.text.islower()
-                  and any(c.dep_ in ("acl", "prep", "relcl") for c in t.children)]
+                  and any(c.dep_ in ("acl", "prep", "relcl") or (c.dep_ == "amod" and c.i > t.i) for c in t.children)]
+        # "works as a facility manager for the council": the noun of a predicative "as", without what follows it
+        nouns += [o for p in root.children if p.dep_ == "prep" and p.lower_ == PREDICATIVE_AS
+                  for o in p.children if o.dep_ == "pobj" and o.pos_ == "NOUN" and o.text.islower() and
+                  not any(c.dep_ == "poss" for c in o.children) and
+                  any(c.dep_ in ("acl", "prep", "relcl", "amod") and c.i > o.i for c in o.children)]
         kinds = [k for t in nouns if self.kind_word(t.text) for k in _kind_phrase(t, n)]
         # "Northgate is one of the eight districts of …": one of the things of a kind is a thing of it
         partitive = [o for t in root.children if t.dep_ == "attr" and t.lower_ == "one"
@@ -294,11 +299,13 @@ class ProseReader:
     def _addresses_given(self, sent, title: str, n: int) -> list[Segment]:
         """"Residents can write to Councillor Lee at ann@x.org": an e-mail or web address said in a sentence
         about someone else that names the entity (its stand-in, or most of its name's words) is the
-        entity's, its shape saying what it is; a sentence naming someone else too gives none."""
+        entity's, its shape saying what it is; so is one in a sentence that names nothing else ("More
+        information is online at www.x.org"); a sentence naming someone else too gives none."""
         names = [t for t in sent if t.pos_ in ("PRON", "PROPN") and t.dep_ not in ("nsubj", "nsubjpass")]
         key = set(name_key(title).split())
-        ours = any(t.lower_ in ("it", "its") for t in names) or (key and len(
-            set(name_key(" ".join(t.text for t in sent if t.pos_ == "PROPN")).split()) & key) / len(key) >= NAME_SHARE)
+        proper = [t for t in sent if t.pos_ == "PROPN" and not _ADDRESS_NAME.match(t.text) and not _address(t)]
+        ours = any(t.lower_ in ("it", "its") for t in names) or not proper or (key and len(
+            set(name_key(" ".join(t.text for t in proper)).split()) & key) / len(key) >= NAME_SHARE)
         others = any(e.label_ == "PERSON" and not set(name_key(e.text).split()) <= key for e in sent.ents)
         if not ours or others:
             return []

@@ -31,6 +31,7 @@ h:mooringCount a owl:DatatypeProperty ; rdfs:domain h:Berth ; rdfs:range xsd:int
 h:maxDraught a owl:DatatypeProperty ; rdfs:domain h:Berth ; rdfs:range xsd:decimal ;
     rdfs:label "greatest draught in metres" .
 h:quayPhone a owl:DatatypeProperty ; rdfs:domain h:Berth ; rdfs:range xsd:string ; rdfs:label "quay telephone" .
+h:sectionPage a owl:DatatypeProperty ; rdfs:domain h:Section ; rdfs:range xsd:string ; rdfs:label "web page" .
 h:wardenPhone a owl:DatatypeProperty ; rdfs:domain h:Warden ; rdfs:range xsd:string ; rdfs:label "warden's phone" .
 h:mailAddress a owl:DatatypeProperty ; rdfs:domain h:Warden ; rdfs:range xsd:string ; rdfs:label "e-mail address" .
 """
@@ -44,7 +45,8 @@ PAGES = [
                      "• Phone: 01632 960 111\n• Cobbled quayside"),
     ("Tar Yard Berth", "Tar Yard Berth\n\nTar Yard Berth is a berth used by the ferries.\n\nWorth knowing:\n"
                        "• Lies in South Basin\n• In service since 1931\n• Operated by Dredging"),
-    ("Harbour Works", "Harbour Works is a harbour section that mends the quays."),
+    ("Harbour Works", "Harbour Works is a harbour section that mends the quays. Notices and forms are at "
+                      "www.harbour.example/works."),
     ("Salt Quay Berth", "Salt Quay Berth: your questions answered\n\nQ: Which section operates Salt Quay Berth?\n"
                         "A: Harbour Works operates the berth.\n\nQ: How many moorings does it have?\nA: Up to 30 "
                         "moorings.\n\nQ: Which basin is it in?\nA: South Basin."),
@@ -150,3 +152,8 @@ def test_a_news_page_s_date_and_the_contact_every_page_gives_are_no_facts(harbou
     assert "quayPhone" not in got["Salt Quay Berth"], got["Salt Quay Berth"]
     assert got["Pia Ruiz"].get("mailAddress") == ["pia.ruiz@harbour.example"], got["Pia Ruiz"]
     assert "wardenPhone" not in got["Pia Ruiz"], got["Pia Ruiz"]
+
+
+def test_an_address_in_a_sentence_that_names_nothing_else_is_the_page_s(harbour):
+    """"Notices and forms are at www.…": the sentence is about no one, and names no one but the address."""
+    assert props(harbour["Harbour Works"]).get("sectionPage") == ["www.harbour.example/works"], harbour["Harbour Works"]
