@@ -320,11 +320,29 @@ class ProseReader:
         root = sent.root
         objects = [t for t in root.children if t.dep_ in ("dobj", "attr")]
         span = _span(subject)
-        if not objects or not self.names_thing(span.text) or not self._about_entity(objects[0], title):
+        if not self.names_thing(span.text):
+            return []
+        if objects and self._about_entity(objects[0], title):
+            context = f"{root.text} by"
+        elif (held := self._entity_held(root, title)) is not None:
+            context = held  # "Ann Lee is in charge of the hall": the relation the prepositions say, the types its way
+        else:
             return []
         words = [t for t in _name_run(span) if not (t.dep_ == "det" and t.i == span.start)]
         value = span.doc[words[0].i:words[-1].i + 1].text.strip(" ,.") if words else ""
-        return [Segment(f"{root.text} by", value, "prose", mention=True, sentence=n)] if value else []
+        return [Segment(context, value, "prose", mention=True, sentence=n)] if value else []
+
+    def _entity_held(self, root, title: str) -> str | None:
+        """The words of a copula's preposition phrase that end in the entity ("is in charge of the hall" → "in
+        charge of"): a noun between two prepositions says the relation; None where none ends in it."""
+        if root.lemma_ != "be":
+            return None
+        for p in (c for c in root.children if c.dep_ == "prep"):
+            for o in (c for c in p.children if c.dep_ == "pobj" and c.pos_ == "NOUN"):
+                for p2 in (c for c in o.children if c.dep_ == "prep"):
+                    if any(c.dep_ == "pobj" and self._about_entity(c, title) for c in p2.children):
+                        return f"{p.text} {o.text} {p2.text}"
+        return None
 
 
 def _title_before(subjects: list, n: int) -> list[Segment]:

@@ -25,6 +25,7 @@ h:liesIn a owl:ObjectProperty ; rdfs:domain h:Berth ; rdfs:range h:Basin ; rdfs:
 h:operatedBy a owl:ObjectProperty ; rdfs:domain h:Berth ; rdfs:range h:Section ; rdfs:label "operated by" .
 h:looksAfter a owl:ObjectProperty ; rdfs:domain h:Warden ; rdfs:range h:Berth ; rdfs:label "looks after" .
 h:memberOf a owl:ObjectProperty ; rdfs:domain h:Warden ; rdfs:range h:Section ; rdfs:label "works in section" .
+h:keptBy a owl:ObjectProperty ; rdfs:domain h:Berth ; rdfs:range h:Warden ; rdfs:label "is kept by" .
 h:builtIn a owl:DatatypeProperty ; rdfs:domain h:Berth ; rdfs:range xsd:gYear ; rdfs:label "year built" .
 h:mooringCount a owl:DatatypeProperty ; rdfs:domain h:Berth ; rdfs:range xsd:integer ;
     rdfs:label "number of moorings" .
@@ -44,7 +45,8 @@ PAGES = [
                      "• In North Basin\n• Built in 1898\n• Operated by Berths and Moorings\n• 14 moorings\n"
                      "• Phone: 01632 960 111\n• Cobbled quayside"),
     ("Tar Yard Berth", "Tar Yard Berth\n\nTar Yard Berth is a berth used by the ferries.\n\nWorth knowing:\n"
-                       "• Lies in South Basin\n• In service since 1931\n• Operated by Dredging"),
+                       "• Lies in South Basin\n• In service since 1931\n• Operated by Dredging\n\n"
+                       "Ola Quist is in charge of the berth."),
     ("Harbour Works", "Harbour Works is a harbour section that mends the quays. Notices and forms are at "
                       "www.harbour.example/works."),
     ("Salt Quay Berth", "Salt Quay Berth: your questions answered\n\nQ: Which section operates Salt Quay Berth?\n"
@@ -88,6 +90,7 @@ def test_a_year_said_inside_a_phrase_is_the_year(harbour):
     assert got.get("builtIn") == ["1931"], got
     assert got.get("liesIn") == ["South Basin"], got
     assert got.get("operatedBy") == ["Dredging"], got
+    assert got.get("keptBy") == ["Ola Quist"], got  # "Ola Quist is in charge of the berth"
 
 
 def test_a_known_name_with_a_noun_after_it_is_that_thing(harbour):
