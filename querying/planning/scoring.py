@@ -26,6 +26,7 @@ from querying.planning.weights import (
     POLAR_FIT,
     POLAR_ORDER,
     RANK_BONUS,
+    RELATION_SAID,
     STEP_COST,
     SUBCLASS_OPTION,
     UNNAMED_VALUE,
@@ -77,6 +78,11 @@ class ReadingScorer:
             r.score = (sem + ASKS * asks + COVER * cover - STEP_COST * (r.steps - 1)
                        - MISFIT * (1 - r.evidence.get("fit", 1.0)))
             self._by_cues(r, cues, words)
+            if self._says_a_step(r, words):
+                # the question's own verb names a relation the reading walks ("the facilities that X manages"):
+                # among near ties, the reading that walks it
+                r.evidence["relation_said"] = 1.0
+                r.score += RELATION_SAID
             if r.evidence.get("unheld") and not r.evidence.get("said") and not self._relation_said(r, words):
                 # a step the data never takes from X, read only where the question says that relation
                 r.evidence["unheld"] = 0.0
@@ -200,6 +206,11 @@ class ReadingScorer:
         step = r.plan.constraints[0].path[0]
         p = self.vocab.get(step.property)
         return p is not None and (p.iri, "out" if step.inverse else "in") in self.single
+
+    def _says_a_step(self, r: QuestionReading, words: set[str]) -> bool:
+        """Some step of the reading (of any length) is a property the question names whole."""
+        props = [self.vocab.get(st.property) for c in r.plan.constraints for st in c.path]
+        return any(p is not None and p.kind == "object" and names_whole(p.names, words) for p in props)
 
     def _relation_said(self, r: QuestionReading, words: set[str]) -> bool:
         """Some name of the reading's (one-step) relation is said whole by the question's words."""

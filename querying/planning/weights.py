@@ -17,6 +17,7 @@ UNNAMED_VALUE = 0.2
 # "where" only when their property says a place or a source ("graduated from", "located in"; English
 # marks these with a closed set of prepositions); any other value ("what position") is no place
 PLACE = 0.35
+RELATION_SAID = 0.02      # a reading that walks a relation the question names whole (a tie-breaker, no more)
 NAMED = 0.1               # per class of the reading (or its attribute) that the question names in its own words
 # × the share of what the question names that the reading uses (instances weigh 1; a value of
 # several words 0.8, of one word 0.15: "part" may be a stored position, but rarely what is meant)
