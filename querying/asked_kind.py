@@ -26,18 +26,24 @@ class Things:
 
     kind: str
     starts: dict[str, tuple[Name, ...]]
+    unknown: bool = False  # the ontology knows none of the kind: no sentence can be checked to name one
 
     def __bool__(self) -> bool:
-        return bool(self.starts)
+        return bool(self.starts) or self.unknown
 
     def named_in(self, text: str, own: Sequence[Name] = ()) -> bool:
         """Does `text` name one of the things, whole and outside the question's own names (`own`:
         "Saltworks", a district, is not named by the "Saltworks Park" the question asks about)? Only the
         things the ontology knows count: a thing the reader missed goes unanswered here (tried: any
         unknown capitalised name of two words or more also counting admitted a place and a list of
-        titles, "Based in Mexico … the studio produced Beyond the Mirror, …")."""
+        titles, "Based in Mexico … the studio produced Beyond the Mirror, …"). Where it knows none of the
+        kind, no sentence is known to name one: "Saltworks Hall is a community centre" names no activity held
+        there, and a sentence listing names may list other things (tried: any name the question does not
+        write answered with a list of facilities)."""
         words = norm_words(text)
         covered = {j for name in own for i in starts_of(words, name) for j in range(i, i + len(name))}
+        if self.unknown:
+            return False
         return any(tuple(words[i:i + len(k)]) == k and not covered & set(range(i, i + len(k)))
                    for i, w in enumerate(words) for k in self.starts.get(w, ()))
 
@@ -70,8 +76,8 @@ class KindNames:
                 if any(c == asked or asked in ctx.vocab.ancestors(c) for c in e.classes) and _a_name(e.surface):
                     words = tuple(norm_words(e.surface))
                     starts.setdefault(words[0], set()).add(words)
-            self._things[asked] = Things(names.class_words[asked], {w: tuple(ks) for w, ks in starts.items()}) \
-                if starts else None
+            self._things[asked] = Things(names.class_words[asked], {w: tuple(ks) for w, ks in starts.items()},
+                                         unknown=not starts)
         return self._things[asked]
 
 
@@ -82,3 +88,4 @@ def _a_name(surface: str) -> bool:
     words = norm_words(surface)
     kept = [w for w in surface.split() if norm_words(w) and norm_words(w)[0] in words]  # "The manager": manager
     return bool(words) and (len(words) > 1 or any(ch.isupper() or ch.isdigit() for w in kept for ch in w))
+

@@ -22,6 +22,7 @@ FERRIES = """@prefix : <http://example.org/ferry/> .
 :Operator a owl:Class ; rdfs:label "operator" ; rdfs:comment "A company that runs ferries." .
 :Harbour a owl:Class ; rdfs:label "harbour" .
 :Ferry a owl:Class ; rdfs:label "ferry" .
+:Crossing a owl:Class ; rdfs:label "crossing" .
 :northwind a :Operator ; rdfs:label "Northwind Lines" .
 :tern a :Operator ; rdfs:label "Tern Shipping" .
 :hand a :Operator ; rdfs:label "the deckhand" .
@@ -76,3 +77,12 @@ def test_a_thing_is_named_whole_and_outside_the_questions_own_names():
     assert not things.named_in("The Gullhaven pier was rebuilt.", own=(("gullhaven", "pier"),))
     assert things.named_in("The Gullhaven pier faces Gullhaven harbour.", own=(("gullhaven", "pier"),))
     assert not things.named_in("Holmfirth is inland.")
+
+
+def test_a_kind_the_ontology_knows_none_of_is_answered_by_no_sentence(text):
+    """No crossing was ever read into the ontology: no sentence can be checked to name one, so "Which
+    crossings does the Skerry Rose make?" is not answered from a passage that only names places."""
+    things = text.kinds("Which crossings does the Skerry Rose make?")
+    assert things is not None and things.unknown and not things.named_in("The Skerry Rose sails to Holm.")
+    a = text.answer("Which crossings does the Skerry Rose make?", mode="extractive")
+    assert a.abstained, a.text
