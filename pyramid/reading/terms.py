@@ -31,6 +31,8 @@ _EMAIL = re.compile(r"^\S+@\S+\.\w+$")
 _PHONE = re.compile(r"^[+(]?\d[\d\s().-]{5,}\d$")
 # a phone number inside a phrase: digits in groups, no letters ("ring 0113 496 0695 for bookings")
 _PHONE_IN = re.compile(r"(?<![\w.,£$€¥])[+(]?\d[\d \t().-]{5,}\d(?![\w.,]\d)")
+_YEAR_SPAN = re.compile(r"\(?(?:1[5-9]|20)\d\d\s*[-–/]\s*(?:(?:1[5-9]|20)?\d\d)\)?")  # "(2008-2014)", "2019-22"
+_BRACKETED_YEAR = re.compile(r"\((?:1[5-9]|20)\d\d\)")  # "222 (2020) 105469": a volume, its year, a page
 _MONEY = re.compile(r"[$€£¥]\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d,])")
 _DATE = re.compile(r"^(?:(\d{4}-\d{1,2}-\d{1,2})|\d{1,2}(?:st|nd|rd|th)? [A-Za-z]+ \d{4}|"
                    r"[A-Za-z]+ \d{1,2}(?:st|nd|rd|th)?,? \d{4})$")
@@ -43,6 +45,7 @@ _MONTH_DAY_YEAR = re.compile(r"^([A-Za-z]+)\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4
 _ISO_DAY = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
 MAX_SHAPED_WORDS = 8      # a phrase holding an address this short is a way to reach it ("By e-mail at …")
 MAX_AMOUNT_WORDS = 12     # a phrase holding one sum of money this short says what something costs
+MIN_PHONE_GROUPS = 3      # "212 555 0134": a number dialled in groups; "2008-2014" is two years
 MIN_DOTTED_PHONE_DIGITS = 10  # digits parted by dots are a time ("9.00-17.00") unless a whole phone number
 SUPERCLASS_FIT = 0.5      # Vocab.fit of a domain above the class (some of its things may have it): no fit
 
@@ -143,12 +146,21 @@ def shaped_part(value: str) -> tuple[str, str] | None:
     found = [w.strip("<>()[],;") for w in words if shape_of(w.strip("<>()[],;")) == "email"]
     if len(found) == 1 and len(words) <= MAX_SHAPED_WORDS:
         return "email", found[0]
-    phones = [m.group(0).strip() for m in _PHONE_IN.finditer(value) if shape_of(m.group(0).strip()) == "phone"
-              and ("." not in m.group(0) or sum(ch.isdigit() for ch in m.group(0)) >= MIN_DOTTED_PHONE_DIGITS)]
+    phones = [m.group(0).strip() for m in _PHONE_IN.finditer(value) if _dialled(m.group(0).strip())]
     rest = _PHONE_IN.sub(" ", value).split()
     if len(phones) == 1 and not found and len(rest) <= MAX_SHAPED_WORDS and _PHONE_IN.sub(" ", value).strip(" .,;:"):
         return "phone", phones[0]
     return None
+
+
+def _dialled(run: str) -> bool:
+    """A run of digits inside a phrase that is a phone number on its own: a phone's shape, and dialled as
+    one (a leading 0, + or bracket, or three groups or more) — not a span of years ("2008-2014"), a page
+    range ("121-134"), a time ("9.00-17.00") or a book's number."""
+    groups = [g for g in re.split(r"[\s().-]+", run) if g]
+    dialled = run[0] in "0+" or (run[0] == "(" and ")" in run) or len(groups) >= MIN_PHONE_GROUPS
+    return shape_of(run) == "phone" and dialled and not _YEAR_SPAN.fullmatch(run) and not _BRACKETED_YEAR.search(run) and \
+        ("." not in run or sum(ch.isdigit() for ch in run) >= MIN_DOTTED_PHONE_DIGITS)
 
 
 def amount_in(value: str) -> str | None:

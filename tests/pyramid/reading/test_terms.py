@@ -39,6 +39,9 @@ def test_the_one_sum_of_money_a_phrase_holds(value, amount):
     ("Open 9.00-17.00 on weekdays", None),           # a time, not a number to ring
     ("Ring 01632 960 457 or 01632 960 458", None),    # two numbers: which one is unsaid
     ("Built in 1898 at the old ropewalk", None),
+    ("Harbour master (2008-2014)", None),             # a span of years
+    ("Pages 121-134 of the pilot book", None),        # a page range
+    ("ISBN 9780128163948", None),                     # a book's number, dialled by no one
 ])
 def test_an_address_or_a_phone_number_inside_a_short_phrase(value, shaped):
     assert shaped_part(value) == shaped
