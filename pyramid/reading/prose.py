@@ -19,6 +19,7 @@ from pyramid.reading.english import (
     FINITE_VERB_TAGS,
     MONTHS,
     NAME_HEAD_PREPOSITIONS,
+    NAME_PREPOSITIONS,
     NAME_RUN_JOINERS,
     PARTITIVE_HEADS,
     PREDICATE_OPENING_TAGS,
@@ -216,7 +217,8 @@ class ProseReader:
         holders = subjects + ([root] if root.lower_ == "it" else [])
         out: list[Segment] = [k for s in holders for rel in s.children if rel.dep_ == "relcl"
                               for k in _kind_in_relative(rel, n)] + self._kinds_named(sent, subjects, root, n)
-        out += _whole_value_segments(sent, root, subjects, taken, n) + _title_before(subjects, n)
+        out += _whole_value_segments(sent, root, subjects, taken, n) + _title_before(subjects, n) + \
+            _said_in_description(subjects, n)
         listed = _list_segment(sent, root, subjects, n)
         if listed is not None:
             out.append(listed[0])
@@ -343,6 +345,24 @@ class ProseReader:
                     if any(c.dep_ == "pobj" and self._about_entity(c, title) for c in p2.children):
                         return f"{p.text} {o.text} {p2.text}"
         return None
+
+
+def _said_in_description(subjects: list, n: int) -> list[Segment]:
+    """What a description standing for the entity says of it ("The 91-minute feature film by Ann Lee
+    opened …", "The 120-bed hospital in Leeds …"): a count before its noun, and a name after a preposition
+    other than a name's own "of" ("Department of X" is one name) — each with the noun's word as its
+    context ("film by", "minute")."""
+    out: list[Segment] = []
+    for s in (s for s in subjects if s.pos_ == "NOUN"):
+        for c in s.children:
+            if c.dep_ == "prep" and c.lower_ not in NAME_PREPOSITIONS:
+                out += [Segment(f"{s.text} {c.text}", run.text.strip(" ,."), "prose", mention=True, sentence=n)
+                        for o in c.children if o.dep_ == "pobj" and o.pos_ == "PROPN"
+                        for run in [_name_run(_span(o))] if run.text.strip()]
+            elif c.dep_ in ("compound", "amod") and c.i < s.i:
+                out += [Segment(c.text, value, "prose", number=True, sentence=n) for k in c.children
+                        if k.dep_ == "nummod" and (value := _cardinal(k)) is not None]
+    return out
 
 
 def _title_before(subjects: list, n: int) -> list[Segment]:

@@ -52,6 +52,8 @@ PAGES = [
     ("Salt Quay Berth", "Salt Quay Berth: your questions answered\n\nQ: Which section operates Salt Quay Berth?\n"
                         "A: Harbour Works operates the berth.\n\nQ: How many moorings does it have?\nA: Up to 30 "
                         "moorings.\n\nQ: Which basin is it in?\nA: South Basin."),
+    ("Crane Berth", "Crane Berth reopened on Monday after repairs. The 12-mooring berth in North Basin had been "
+                    "closed since the spring storms."),
     ("Ola Quist", "Ola Quist\n\nHello, I'm Ola. I am a warden at the harbour. I keep the visitors' moorings in "
                   "order. I am part of the Berths and Moorings team."),
     ("Warden Jon Berg", "Warden Jon Berg\n\nHello, I'm Jon. It is a privilege to speak up for the "
@@ -160,3 +162,11 @@ def test_a_news_page_s_date_and_the_contact_every_page_gives_are_no_facts(harbou
 def test_an_address_in_a_sentence_that_names_nothing_else_is_the_page_s(harbour):
     """"Notices and forms are at www.…": the sentence is about no one, and names no one but the address."""
     assert props(harbour["Harbour Works"]).get("sectionPage") == ["www.harbour.example/works"], harbour["Harbour Works"]
+
+
+def test_a_description_standing_for_the_entity_says_what_it_holds(harbour):
+    """"The 12-mooring berth in North Basin had been closed …": the description stands for the page's berth,
+    and its count and its place are the berth's."""
+    got = props(harbour["Crane Berth"])
+    assert got.get("mooringCount") == ["12"], got
+    assert got.get("liesIn") == ["North Basin"], got
