@@ -31,6 +31,17 @@ class Things:
     def __bool__(self) -> bool:
         return bool(self.starts) or self.unknown
 
+    def offered(self, options: Sequence[str] | None) -> Things:
+        """Where the ontology knows none of the kind, the options a question offers are the things it asks
+        among; anywhere else, the things as they are."""
+        if not self.unknown or not options:
+            return self
+        starts: dict[str, set[Name]] = {}
+        for option in options:
+            if words := tuple(norm_words(option)):
+                starts.setdefault(words[0], set()).add(words)
+        return Things(self.kind, {w: tuple(ks) for w, ks in starts.items()})
+
     def named_in(self, text: str, own: Sequence[Name] = ()) -> bool:
         """Does `text` name one of the things, whole and outside the question's own names (`own`:
         "Saltworks", a district, is not named by the "Saltworks Park" the question asks about)? Only the

@@ -103,7 +103,8 @@ class TextAnswerer:
         frame = question_frame(question, self.text.tokenize)
         # a fact question is answered only by sentences that hold the shape it asks for, from passages that
         # name what it asks about (querying.shapes): a sentence about something else answers another question
-        wanted = asked(question, framed=frame is not None, things=self.kinds(question) if self.kinds else None)
+        things = self.kinds(question) if self.kinds else None
+        wanted = asked(question, framed=frame is not None, things=things.offered(options) if things else things)
         with tracer.step("text.compose", "text", words=self.cfg.answer_words) as rec:
             comp = compose(question, hits, self.embedder, self.text.tokenize, self.cfg.answer_words,
                            admit=(lambda s, h: wanted.admits(s, h.chunk.text)) if wanted else None)

@@ -86,3 +86,11 @@ def test_a_kind_the_ontology_knows_none_of_is_answered_by_no_sentence(text):
     assert things is not None and things.unknown and not things.named_in("The Skerry Rose sails to Holm.")
     a = text.answer("Which crossings does the Skerry Rose make?", mode="extractive")
     assert a.abstained, a.text
+
+
+def test_where_none_of_the_kind_is_known_the_options_offered_are_the_things(text):
+    """The options of "Which crossing does the Skerry Rose make?" are crossings by the question's own
+    offer: a sentence naming one of them answers; one naming none does not."""
+    things = text.kinds("Which crossings does the Skerry Rose make?").offered(["Holm Run", "Sound Loop"])
+    assert things.named_in("The Skerry Rose makes the Holm Run twice a day.")
+    assert not things.named_in("The Skerry Rose sails to Holm.")
