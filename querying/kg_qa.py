@@ -43,6 +43,7 @@ from pyramid.normalise import fold
 from pyramid.ontology.labels import fold_words
 from pyramid.prompts import load_prompt
 from pyramid.reading.english import NAME_FILLERS, QUESTION_SCAFFOLDING
+from pyramid.reading.terms import shape_of
 from pyramid.text_layer import Bm25Tokenizer
 from pyramid.types import Answer, Tracer, TraceStep, TripleEvidence
 from pyramid.usage import UsageMeter
@@ -359,7 +360,9 @@ def option_support(kg: KGLayer, question: str, options: Sequence[str]) -> tuple[
                 continue
             h = TripleHit(t, scores.get(t.id, 0.0), "option")
             for mine, other in ((t.subject, t.object), (t.object, t.subject)):
+                # (an address names nothing a question asks about, whatever words its domain holds)
                 if same_thing(options[i], mine.name) and not same_thing(options[i], other.name) and \
+                        shape_of(other.name) is None and \
                         (named_in(other.name, names, other.type) or holds_rare(other.name, rare, names)):
                     found.setdefault(i, []).append((h, fold(other.name)))
                     break

@@ -474,3 +474,14 @@ def test_a_count_option_is_supported_only_by_a_number_of_what_is_counted(session
     assert members.selected == [1], (members.selected, members.text)
     boats = answer_kg(s, "How many boats does Harbour Rowing Club have?", options=["4", "9", "12"])
     assert boats.selected == [0], (boats.selected, boats.text)
+
+
+def test_an_address_names_nothing_the_question_asks_about(session):
+    """The rowing club's web address holds the word "rowing" the question says; it names no thing the
+    question asks about, so it supports no option — the club's own coach does."""
+    extra = [t("Harbour Rowing Club", "coachedBy", "Ines Barrow"),
+             t("Quay Sailing School", "website", "www.harbour-rowing-club.example/sailing"),
+             t("Ines Barrow", "worksFor", "Quay Sailing School")]
+    s = session({}, extra=extra, sufficiency="signals")
+    a = answer_kg(s, "Who coaches at Harbour Rowing Club?", options=["Quay Sailing School", "Ines Barrow"])
+    assert a.selected == [1], (a.selected, a.text)
