@@ -30,7 +30,7 @@ _ADDRESS_STARTS = ("http://", "https://", "www.")  # how a value for an anyURI r
 _EMAIL = re.compile(r"^\S+@\S+\.\w+$")
 _PHONE = re.compile(r"^[+(]?\d[\d\s().-]{5,}\d$")
 # a phone number inside a phrase: digits in groups, no letters ("ring 0113 496 0695 for bookings")
-_PHONE_IN = re.compile(r"(?<![\w.,£$€¥])[+(]?\d[\d \t().-]{5,}\d(?![\w.,]\d)")
+_PHONE_IN = re.compile(r"(?<![\w.,/£$€¥])[+(]?\d[\d \t().-]{5,}\d(?![\w.,]\d)")
 _YEAR_SPAN = re.compile(r"\(?(?:1[5-9]|20)\d\d\s*[-–/]\s*(?:(?:1[5-9]|20)?\d\d)\)?")  # "(2008-2014)", "2019-22"
 _BRACKETED_YEAR = re.compile(r"\((?:1[5-9]|20)\d\d\)")  # "222 (2020) 105469": a volume, its year, a page
 _MONEY = re.compile(r"[$€£¥]\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d,])")

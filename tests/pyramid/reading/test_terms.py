@@ -42,6 +42,7 @@ def test_the_one_sum_of_money_a_phrase_holds(value, amount):
     ("Harbour master (2008-2014)", None),             # a span of years
     ("Pages 121-134 of the pilot book", None),        # a page range
     ("ISBN 9780128163948", None),                     # a book's number, dialled by no one
+    ("doi 10.1080/01434632.2019.1571071", None),      # a part of a DOI
 ])
 def test_an_address_or_a_phone_number_inside_a_short_phrase(value, shaped):
     assert shaped_part(value) == shaped
