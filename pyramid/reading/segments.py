@@ -135,20 +135,13 @@ class PageSegmenter:
             elif field_ is not None:
                 label, value = field_
                 if not value:  # a label line, its values on the bullet lines below
-                    items = []
-                    while i < len(lines) and (bullet := _BULLET.match(lines[i])):
-                        if self._said_alone(label, bullet.group(1).strip(), title):
-                            self._sentences(lines[i], title, out, prose)
-                        else:
-                            items.append(bullet.group(1).strip())
-                        i += 1
-                    value = "; ".join(items)
+                    value, i = self._bullets_below(label, lines, i, title, out, prose)
                 if value:
                     out.append(Segment(label, value, "field"))
-            elif fold(line) == fold(title):
-                continue  # the page's name as a heading: states nothing, and would run into the next sentence
-            elif self._dateline(line):
-                continue  # "News release · 19 January 2025": when the page was written, nothing of its entity
+            elif fold(line) == fold(title) or self._dateline(line):
+                # the page's name as a heading (it would run into the next sentence), or the day the page was
+                # written ("News release · 19 January 2025"): nothing of its entity
+                continue
             elif len(crumbs := _CRUMB.split(line)) >= MIN_CRUMBS and fold(crumbs[-1]) == fold(title):
                 # a breadcrumb trail ("Home > Faculty of X > Department of Y"): the page sits under the crumb
                 # before its own
@@ -256,6 +249,19 @@ class PageSegmenter:
             i += 1
         fields = [b for b in bullets if (f := self.field_of(b, title)) is not None and f[1]]
         return len(fields) * 2 >= len(bullets) > 0
+
+    def _bullets_below(self, label: str, lines: list[str], i: int, title: str, out: list[Segment],
+                       prose: list[str]) -> tuple[str, int]:
+        """The bullet lines from `i` under a label: the label's values, joined by ";" (those that say something
+        by themselves under a label naming no property are read on their own), and the index after them."""
+        items = []
+        while i < len(lines) and (bullet := _BULLET.match(lines[i])):
+            if self._said_alone(label, bullet.group(1).strip(), title):
+                self._sentences(lines[i], title, out, prose)
+            else:
+                items.append(bullet.group(1).strip())
+            i += 1
+        return "; ".join(items), i
 
     def _dateline(self, line: str) -> bool:
         """A line that dates the page: a day and a few words around it that name no property and hold no
