@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from pyramid.reading.english import CARDINALS, MONTHS, NUMBER_WORDS, SCALE_WORDS, WEEKDAYS
-from pyramid.reading.terms import shape_of
+from pyramid.reading.terms import phones_in, shape_of
 from querying.compose import asks_for_a_fact
 from querying.options import counts_said
 from querying.planning.cues import COUNTING, QUANTITY, WHEN, counted_noun
@@ -56,7 +56,6 @@ _TIME_WORDS = MONTHS | WEEKDAYS | {w + "s" for w in WEEKDAYS} | frozenset({
 _MONTH = "(?:" + "|".join(sorted(MONTHS)) + ")"
 _DATE = re.compile(rf"\b\d{{4}}-\d{{1,2}}-\d{{1,2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b,?(?:\s+\d{{4}})?|"
                    rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b,?(?:\s+\d{{4}})?|\b{_MONTH}\s+\d{{4}}\b", re.IGNORECASE)
-_PHONE_RUN = re.compile(r"[+(]?\d[\d\s().-]{5,}\d")
 _TOKEN_EDGES = "<>()[],;:.!?\"'“”‘’"
 
 
@@ -85,7 +84,7 @@ def holds_shape(text: str, shape: Shape, ignore: set[str] | frozenset[str] = fro
         return any(w not in ignore and (w.isdigit() or (w in _NUMBER_WORDS and words[i + 1:i + 2] != ["of"]))
                    for i, w in enumerate(words))
     if shape == "phone":
-        return any(shape_of(m.group(0).strip()) == "phone" for m in _PHONE_RUN.finditer(text))
+        return bool(phones_in(text))
     return any(shape_of(w.strip(_TOKEN_EDGES)) == shape for w in text.split())
 
 

@@ -146,7 +146,7 @@ def check_plan(plan: QueryPlan, vocab: Vocab) -> list[str]:
             if c.op not in ("eq", "ne"):
                 problems.append(f"constraint {i}: a path ending in an entity takes op eq or ne, not {c.op}")
             problems += [f"constraint {i}: not an IRI: {v!r}" for v in c.values if not _IRI.match(v)]
-        elif c.op in ("lt", "le", "gt", "ge") and not all(_number(v) is not None for v in c.values):
+        elif c.op in ("lt", "le", "gt", "ge") and not all(as_number(v) is not None for v in c.values):
             problems.append(f"constraint {i}: op {c.op} needs numbers, got {c.values}")
     for name in plan.returns:
         p = vocab.get(name)
@@ -201,7 +201,8 @@ def check_plan(plan: QueryPlan, vocab: Vocab) -> list[str]:
     return problems
 
 
-def _number(text: str) -> float | None:
+def as_number(text: str) -> float | None:
+    """A query's value as a finite number; None for anything else."""
     try:
         value = float(text)
     except ValueError:
@@ -377,7 +378,7 @@ def _condition(c: Constraint, var: str, vocab: Vocab) -> str:
         return f"FILTER({' || '.join(f'YEAR({var}) {_COMPARE[c.op]} {int(v)}' for v in values)})"
     if c.op in ("lt", "le", "gt", "ge"):
         # SPARQL compares numbers only when both sides are numeric: cast the stored value.
-        tests = [f"<{XSD_DOUBLE}>({var}) {_COMPARE[c.op]} {_number(v)!r}" for v in values]
+        tests = [f"<{XSD_DOUBLE}>({var}) {_COMPARE[c.op]} {as_number(v)!r}" for v in values]
         return f"FILTER({' || '.join(tests)})"
     folded = f"LCASE(STR({var}))"
     if c.op == "contains":

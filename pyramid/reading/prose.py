@@ -305,7 +305,7 @@ class ProseReader:
         information is online at www.x.org"); a sentence naming someone else too gives none."""
         names = [t for t in sent if t.pos_ in ("PRON", "PROPN") and t.dep_ not in ("nsubj", "nsubjpass")]
         key = set(name_key(title).split())
-        proper = [t for t in sent if t.pos_ == "PROPN" and not _ADDRESS_NAME.match(t.text) and not _address(t)]
+        proper = [t for t in sent if t.pos_ == "PROPN" and not _any_address(t)]
         ours = any(t.lower_ in ("it", "its") for t in names) or not proper or (key and len(
             set(name_key(" ".join(t.text for t in proper)).split()) & key) / len(key) >= NAME_SHARE)
         others = any(e.label_ == "PERSON" and not set(name_key(e.text).split()) <= key for e in sent.ents)
@@ -313,7 +313,7 @@ class ProseReader:
             return []
         root = sent.root
         return [Segment(" ".join(w.text for w in _path(tok, root) if w.pos_ in ("VERB", "AUX", "ADP")) or tok.head.text,
-                        tok.text, "prose", sentence=n) for tok in sent if _address(tok) or _ADDRESS_NAME.match(tok.text)]
+                        tok.text, "prose", sentence=n) for tok in sent if _any_address(tok)]
 
     def _entity_as_object(self, sent, subject, title: str, n: int) -> list[Segment]:
         """"The Department of X runs MRN4410": a named thing does something to the page's entity, which
@@ -615,6 +615,11 @@ def _address_restored(seg: Segment, addresses: dict[str, str]) -> Segment:
 def _address(tok) -> bool:
     """An e-mail or web address as one token (the parser tags them as anything: a noun, a number)."""
     return bool(tok.like_email or tok.like_url)
+
+
+def _any_address(tok) -> bool:
+    """An address as a token, as written or as its stand-in while parsing ("Address0")."""
+    return _address(tok) or bool(_ADDRESS_NAME.match(tok.text))
 
 
 def _name_ends_at(tok) -> bool:

@@ -146,11 +146,15 @@ def shaped_part(value: str) -> tuple[str, str] | None:
     found = [w.strip("<>()[],;") for w in words if shape_of(w.strip("<>()[],;")) == "email"]
     if len(found) == 1 and len(words) <= MAX_SHAPED_WORDS:
         return "email", found[0]
-    phones = [m.group(0).strip() for m in _PHONE_IN.finditer(value) if _dialled(m.group(0).strip())]
-    rest = _PHONE_IN.sub(" ", value).split()
-    if len(phones) == 1 and not found and len(rest) <= MAX_SHAPED_WORDS and _PHONE_IN.sub(" ", value).strip(" .,;:"):
+    phones, rest = phones_in(value), _PHONE_IN.sub(" ", value)
+    if len(phones) == 1 and not found and len(rest.split()) <= MAX_SHAPED_WORDS and rest.strip(" .,;:"):
         return "phone", phones[0]
     return None
+
+
+def phones_in(text: str) -> list[str]:
+    """The phone numbers a text holds, each a run of digits dialled as one (`_dialled`)."""
+    return [run for m in _PHONE_IN.finditer(text) if _dialled(run := m.group(0).strip())]
 
 
 def _dialled(run: str) -> bool:

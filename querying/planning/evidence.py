@@ -15,6 +15,7 @@ from querying.options import Value, is_none_option, select_options
 from querying.planning.records import SHARE_DIGITS, QuestionReading, Run
 from querying.planning.weights import EMPTY, OPTIONS_HIT, SUBCLASS_ONLY
 from querying.planning.wording import forms
+from querying.sparql_plan import as_number
 
 RUN_BUDGET = 16           # queries run for evidence, at most
 ONE_EACH_RECOUNTS = 3     # counts along a relation held once that are run to see whether this one is more
@@ -53,7 +54,7 @@ class EvidenceRunner:
                 counted = [v for row in run(r.plan) for v in row.values()]
             except PolyragError:
                 continue
-            if counted and _count(counted[0]) > 1:
+            if counted and (as_number(counted[0]) or 0.0) > 1:
                 r.evidence["one_each"] = 0.0
                 r.score += EMPTY
 
@@ -126,10 +127,3 @@ def _values(rows: list[dict[str, str]]) -> list[Value]:
         iri = r.get("x")
         out += [Value(v, iri) for k, v in r.items() if k != "x"] + ([Value(iri, iri)] if iri else [])
     return out
-
-
-def _count(value: str) -> float:
-    try:
-        return float(value)
-    except ValueError:
-        return 0.0
