@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-DOMAINS = ("hospital", "films", "city")
+DOMAINS = ("hospital", "films", "city", "univ", "alpine")
 
 
 @dataclass

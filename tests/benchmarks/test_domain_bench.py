@@ -65,7 +65,7 @@ def test_the_build_never_sees_the_scoring_fields(tmp_path):
     assert json.loads(target.read_text(encoding="utf-8")) == {"id": "a", "title": "A", "text": "A is a thing."}
 
 
-@pytest.mark.parametrize("name", ["hospital", "films", "city"])
+@pytest.mark.parametrize("name", ["hospital", "films", "city", "univ", "alpine"])
 def test_a_development_domain_is_whole_and_the_same_for_a_seed(name):
     """`bench make-domain`: the schema and gold parse, every page is about a typed gold entity, eight
     kinds of question open and with options, and every open answer is said on some page."""
