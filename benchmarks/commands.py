@@ -379,7 +379,8 @@ def bench_analytics(
 
 @app.command("make-domain")
 def bench_make_domain(
-        domain: Annotated[str, typer.Argument(help="a development domain of our own: hospital, films, city, univ (LUBM's schema) or alpine")],
+        domain: Annotated[str, typer.Argument(help="a development domain of our own: hospital, films, city, "
+                                                   "univ (LUBM's schema) or alpine")],
         out_dir: Annotated[Path, typer.Option("--out", help="folder to write schema.ttl, gold.ttl, pages.jsonl, "
                                                            "questions.jsonl into")],
         seed: Annotated[int, typer.Option(help="generation seed")] = 7) -> None:
