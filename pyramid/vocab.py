@@ -79,6 +79,8 @@ class Vocab:
     terms: dict[str, Term]                              # name → term
     parents: dict[str, set[str]] = field(default_factory=dict)  # class IRI → direct superclass IRIs
     inverses: dict[str, set[str]] = field(default_factory=dict)  # property IRI → its declared inverses
+    # property IRI → the classes a definition makes of what has it ("Student ≡ Person ⊓ ∃enrolledIn.Module")
+    defines: dict[str, set[str]] = field(default_factory=dict)
     by_iri: dict[str, Term] = field(init=False)
     # ancestors are asked for millions of times while paths are enumerated; `parents` is fixed once built
     _ancestors: dict[str, frozenset[str]] = field(init=False, default_factory=dict, repr=False, compare=False)
@@ -129,6 +131,7 @@ class Vocab:
                    for c in schema.classes.values()}
         out = cls.from_terms(rows, parents)
         out.inverses = {p.iri: set(p.inverse_of) for p in schema.properties.values() if p.inverse_of}
+        out.defines = schema.defining_properties()
         return out
 
     @classmethod

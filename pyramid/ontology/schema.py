@@ -185,7 +185,11 @@ class Schema:
                 continue
             if ts & _CLASS_TYPES:
                 parents = [o.value for o in objects(s, RDFS + "subClassOf") if isinstance(o, ox.NamedNode)]
-                for lst in objects(s, OWL + "intersectionOf"):
+                # C ≡ A ⊓ …, said as C's own intersection or an equivalent (or super-) class expression: C ⊑ A
+                expressions = [o for p in (OWL + "equivalentClass", RDFS + "subClassOf") for o in objects(s, p)
+                               if isinstance(o, ox.BlankNode)]
+                for lst in objects(s, OWL + "intersectionOf") + [x for e in expressions
+                                                                 for x in objects("_:" + e.value, OWL + "intersectionOf")]:
                     parents += [m.value for m in self._list(lst) if isinstance(m, ox.NamedNode)]
                 equivalents = {o.value for o in objects(s, OWL + "equivalentClass") if isinstance(o, ox.NamedNode)}
                 classes[s] = SchemaClass(s, self._label_of(s), text(s, RDFS + "comment"),
@@ -299,14 +303,115 @@ class Schema:
     def subproperties(self, iri: str) -> list[str]:
         return [p for p in self.properties if iri in self.superproperties(p)]
 
-    def domains_of(self, prop: str) -> list[str]:
-        """Domains of the property and of its superproperties (x p y entails x q y entails x a D)."""
-        return list(dict.fromkeys(d for q in [prop, *self.superproperties(prop)] if q in self.properties
-                                  for d in self.properties[q].domains))
+    def domains_of(self, prop: str, *, declared: bool = False) -> list[str]:
+        """Domains of the property and of its superproperties (x p y entails x q y entails x a D). Where
+        none is declared, what the rest of the schema says (`_said_ends`), unless `declared`. A domain that
+        is a class defined by having the property ("TeachingAssistant ≡ Person ⊓ ∃teachingAssistantOf.Course")
+        stands for its genus (Person): a thing becomes one by having the property, it is not one before."""
+        found = list(dict.fromkeys(d for q in [prop, *self.superproperties(prop)] if q in self.properties
+                                   for d in self.properties[q].domains))
+        if declared:
+            return found
+        if not found:
+            return self._said_ends(prop)[0]
+        defined = self._defined_by
+        return list(dict.fromkeys(g for d in found for g in (defined[d][1] if defined.get(d, ("",))[0] == prop
+                                                             else (d,))))
 
-    def ranges_of(self, prop: str) -> list[str]:
-        return list(dict.fromkeys(r for q in [prop, *self.superproperties(prop)] if q in self.properties
-                                  for r in self.properties[q].ranges))
+    def ranges_of(self, prop: str, *, declared: bool = False) -> list[str]:
+        found = list(dict.fromkeys(r for q in [prop, *self.superproperties(prop)] if q in self.properties
+                                   for r in self.properties[q].ranges))
+        return found if found or declared else self._said_ends(prop)[1]
+
+    def _said_ends(self, prop: str) -> tuple[list[str], list[str]]:
+        """A property's domain and range where neither it nor a superproperty declares them, from what the
+        schema says elsewhere, in this order: class definitions that restrict it ("Employee ≡ Person ⊓
+        ∃worksFor.Organization": a Person, an Organization; a filler of any restriction on it is a range),
+        then a superproperty's such ends, then its inverse's declared ends swapped ("member" from an
+        Organization to a Person: "memberOf" from a Person to an Organization)."""
+        for q in [prop, *self.superproperties(prop)]:
+            genus, fillers = self._restricted.get(q, ((), ()))
+            if genus or fillers:
+                return list(genus), list(fillers)
+        for q in [prop, *self.superproperties(prop)]:
+            for inv in self.properties[q].inverse_of if q in self.properties else ():
+                if inv in self.properties:
+                    dom = self.domains_of(inv, declared=True)
+                    rng = [r for r in self.ranges_of(inv, declared=True) if not is_datatype(r)]
+                    if dom or rng:
+                        return rng, dom
+        return [], []
+
+    def defining_properties(self) -> dict[str, set[str]]:
+        """Per property, the classes defined by having it (owl:equivalentClass or the class's own intersection
+        restricting it): "Student ≡ Person ⊓ ∃takesCourse.Course" makes whatever takes a course a student."""
+        out: dict[str, set[str]] = defaultdict(set)
+        for cls, _, restrictions in self._definitions():
+            for prop, _, defining in restrictions:
+                if defining:
+                    out[prop].add(cls)
+        return dict(out)
+
+    @cached_property
+    def _defined_by(self) -> dict[str, tuple[str, tuple[str, ...]]]:
+        """Classes defined as a named genus with a restriction on one property: class → (property, genus)."""
+        out: dict[str, tuple[str, tuple[str, ...]]] = {}
+        for cls, genus, restrictions in self._definitions():
+            if genus and len(restrictions) == 1 and restrictions[0][2]:
+                out[cls] = (restrictions[0][0], genus)
+        return out
+
+    @cached_property
+    def _restricted(self) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+        """Per property restricted somewhere: the genera of the classes defined by it, and its fillers."""
+        genus: dict[str, dict[str, None]] = defaultdict(dict)
+        fillers: dict[str, dict[str, None]] = defaultdict(dict)
+        for _, named, restrictions in self._definitions():
+            for prop, filler, defining in restrictions:
+                fillers[prop].update(dict.fromkeys(filler))
+                if defining:
+                    genus[prop].update(dict.fromkeys(named))
+        return {p: (tuple(genus[p]), tuple(fillers[p])) for p in set(genus) | set(fillers)}
+
+    def _definitions(self) -> list[tuple[str, tuple[str, ...], list[tuple[str, tuple[str, ...], bool]]]]:
+        """Each named class's restrictions: (class, the named members of its defining intersection, [(property,
+        filler classes, defining)]) — defining when said by owl:equivalentClass or the class's own
+        owl:intersectionOf (OWL 1's RDF/XML), not by rdfs:subClassOf."""
+        out = []
+        for cls in self.classes:
+            named: list[str] = []
+            restrictions: list[tuple[str, tuple[str, ...], bool]] = []
+            for parts, defining in self._class_terms(cls):
+                for part in parts:
+                    if isinstance(part, ox.NamedNode):
+                        named += [part.value] if defining and len(parts) > 1 else []
+                    elif (r := self._restriction(part)) is not None:
+                        restrictions.append((*r, defining))
+            if restrictions:
+                out.append((cls, tuple(dict.fromkeys(named)), restrictions))
+        return out
+
+    def _class_terms(self, cls: str) -> list[tuple[list, bool]]:
+        """The class expressions a class is said to equal or to be under, each as its intersection's parts,
+        and whether it defines the class."""
+        terms = [(self._list(lst), True) for lst in self._objects(cls, OWL + "intersectionOf")]
+        for pred in (OWL + "equivalentClass", RDFS + "subClassOf"):
+            for term in self._objects(cls, pred):
+                lists = self._objects("_:" + term.value, OWL + "intersectionOf") if isinstance(term, ox.BlankNode) else []
+                terms += [(self._list(lists[0]) if lists else [term], pred == OWL + "equivalentClass")]
+        return terms
+
+    def _restriction(self, node) -> tuple[str, tuple[str, ...]] | None:
+        """An owl:Restriction's property and the classes its someValuesFrom / allValuesFrom names."""
+        if not isinstance(node, ox.BlankNode):
+            return None
+        key = "_:" + node.value
+        on = [o.value for o in self._objects(key, OWL + "onProperty") if isinstance(o, ox.NamedNode)]
+        if not on:
+            return None
+        filler = [m for pred in ("someValuesFrom", "allValuesFrom") for o in self._objects(key, OWL + pred)
+                  for m in self._members(o) if m != OWL + "Thing" and not is_datatype(m)]
+        return on[0], tuple(dict.fromkeys(filler))
 
     def properties_of(self, class_iri: str) -> list[SchemaProperty]:
         """Properties a member of the class can have: domain is the class, a superclass or owl:Thing."""
@@ -384,7 +489,7 @@ class Schema:
             for q in p.parents + p.inverse_of + p.equivalents:
                 if q not in self.properties and not q.startswith((RDF, RDFS, OWL)):
                     problems.append(f"property {short(q)} (related to {short(p.iri)}) is not declared")
-            if not self.domains_of(p.iri) and p.kind != "annotation":
+            if not self.domains_of(p.iri, declared=True) and p.kind != "annotation":
                 problems.append(f"property {short(p.iri)} has no domain")
         for restriction_prop in self._restriction_properties():
             if restriction_prop not in self.properties:

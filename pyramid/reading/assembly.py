@@ -15,6 +15,7 @@ from pyramid.reading.linking import FactLinker
 from pyramid.reading.meaning import PropertyMeaning
 from pyramid.reading.page import Page, PageReading, ReadFact, Segment
 from pyramid.reading.terms import LABEL_LIKE, fits_class, named_iri, shape_of
+from pyramid.reading.values import list_items
 from pyramid.vocab import Vocab, local_name
 
 DESCRIPTION = "description"  # what the page's free text (sentences stating no fact) is, for the schema
@@ -27,6 +28,9 @@ _LEADING_CODES = re.compile(rf"^((?:{_ONE_CODE})(?:\s*[/&,-]\s*{_ONE_CODE})*(?:/
 
 # … or ends with them in brackets ("Charting Reefs (MRN4410)")
 _TRAILING_CODES = re.compile(rf"^(.+?)\s*[(\[]\s*((?:{_ONE_CODE})(?:\s*[/&,-]\s*{_ONE_CODE})*)\s*[)\]]\s*$")
+
+
+DEFINING = 0.25  # what a property that defines the entity's class adds to its score, among those that fit it
 
 
 class PageAssembler:
@@ -61,6 +65,7 @@ class PageAssembler:
         chosen: list[ReadFact] = []
         used: set[int] = set()
         for seg, opts in options:
+            opts = self._defining_first(cls, opts)
             fact = next((f for sc, f in opts if fits_class(self.vocab, cls, f.prop) and
                          (not named_iri(self.vocab, f.prop) or sc >= best_named.get(f.prop, 0.0))), None)
             if fact is not None:
@@ -77,6 +82,16 @@ class PageAssembler:
                 out.mentions.setdefault(f.value, f.value_class)
         return out
 
+    def _defining_first(self, cls: str | None, opts: list[tuple[float, ReadFact]]) -> list[tuple[float, ReadFact]]:
+        """The options with a property that defines the entity's class (or one above it) raised by
+        `DEFINING`: on a student's page "Modules: …" are what makes a student one — the modules taken —
+        rather than those a tutor tutors, which would make them something else."""
+        defines = self.vocab.defines
+        if cls is None or not defines:
+            return opts
+        lineage = {cls, *self.vocab.ancestors(cls)}
+        return sorted(opts, key=lambda o: -(o[0] + (DEFINING if defines.get(o[1].prop, set()) & lineage else 0.0)))
+
     def kind_said(self, seg: Segment) -> tuple[str, bool] | None:
         """The class a segment says the entity is, and whether it states it: a copula's complement or a
         predicative "as" whose head word is a class's ("is an assistant professor", "works as a nurse"),
@@ -89,7 +104,11 @@ class PageAssembler:
         if seg.kind == "prose" and (seg.context == seg.value or stated):
             cls = words.kind_said(seg.value) or words.named_exactly(seg.value)
         else:
-            cls = words.named_exactly(seg.value)
+            # a field's value, or one item of it ("Year: Undergraduate, second-year"), a class's name — with a
+            # word of its label too ("Student type: Undergraduate")
+            items = [seg.value] + (list_items(seg.value) if seg.kind == "field" else [])
+            cls = next((c for item in items for c in (words.named_exactly(item), words.named_with_label(
+                seg.context, item) if seg.kind == "field" else None) if c), None)
         return (cls, stated) if cls else None
 
     def description(self, title: str, cls: str | None, rest: list[str], facts: list[ReadFact]) -> list[ReadFact]:

@@ -37,6 +37,7 @@ class ClassWords:
         for cls, names in genus_names(vocab).items():
             self.by_name[cls] += [_stems(n) for n in names]
         self.by_class = {c: set().union(*sets) for c, sets in self.by_name.items()}
+        self.elided = elided_heads(vocab)
 
     def class_word(self, text: str) -> str | None:
         """The most specific class one of whose names the text holds ("Department of …" → DEPARTMENT;
@@ -78,13 +79,16 @@ class ClassWords:
         cls = self.class_word(" ".join(first))
         if cls is not None and singular(first[-1]) in self.by_class[cls]:
             return cls
-        # "one of the departments", "one of the harbour offices": the head of a class's name
-        return self.head_named(first[-1], min_words=1)
+        # "one of the departments", "one of the harbour offices": the head of a class's name; "a fourth-year
+        # undergraduate": a class's name said without its head
+        return self.head_named(first[-1], min_words=1) or self.elided.get(singular(first[-1]))
 
     def kind_word(self, noun: str) -> str | None:
-        """The class a common noun names: a class's word, or the head of a class's name ("departments" for
-        "council department")."""
-        return self.class_word(noun) or self.head_named(noun, min_words=1)
+        """The class a common noun names: a class's word, the head of a class's name ("departments" for
+        "council department"), or the rest of a name whose head is another class's ("an undergraduate": an
+        undergraduate student, where "student" names a class of its own)."""
+        return self.class_word(noun) or self.head_named(noun, min_words=1) or \
+            self.elided.get(singular(fold(noun)))
 
     def head_named(self, title: str, *, min_words: int = 2) -> str | None:
         """The class whose name's head word is the title's last word ("Golden Heron Prize" → the class
@@ -137,7 +141,18 @@ class ClassWords:
         its label, its local name's words or another label, after an article; the most specific."""
         key = " ".join(w for w in fold(value).split() if w not in ARTICLES | ARTICLES_INDEFINITE)
         named = [c.iri for c in self.vocab.classes if key and any(fold(n) == key for n in c.names)]
+        if not named and len(key.split()) == 1:  # "Level: Undergraduate", a name said without its head
+            return self.elided.get(singular(key))
         return max(named, key=lambda c: len(self.vocab.ancestors(c))) if named else None
+
+    def named_with_label(self, label: str, value: str) -> str | None:
+        """The class a field's value names with a word of its label ("Student type: Undergraduate" → the
+        class named "undergraduate student"; "Course level: Graduate" → "graduate course")."""
+        words = [w for w in fold(label).split() if w not in ARTICLES | ARTICLES_INDEFINITE]
+        if len(value.split()) > MAX_LABEL_WORDS or len(words) > MAX_LABEL_WORDS:
+            return None
+        return next((c for w in words for c in [self.named_exactly(f"{value} {w}"), self.named_exactly(f"{w} {value}")]
+                     if c and self.named_exactly(value) is None), None)
 
     def only_class_words(self, text: str) -> bool:
         """The text names a class and holds nothing but classes' words ("Department", "Faculty")."""
@@ -183,6 +198,26 @@ def genus_names(vocab: Vocab) -> dict[str, list[str]]:
         if kept:
             out[cls] = kept
     return out
+
+
+def elided_heads(vocab: Vocab) -> dict[str, str]:
+    """Class names English says without their head, where the head names a class above it: "undergraduate"
+    for a class named "undergraduate student" under a class named "student" (its genus, so the head adds
+    nothing the modifier leaves open). A word that two classes could stand for, or that names a class
+    itself, stands for none."""
+    one_word = {c.iri: {fold(n) for n in c.names if len(fold(n).split()) == 1} for c in vocab.classes}
+    taken = set().union(*one_word.values()) if one_word else set()
+    found: dict[str, set[str]] = {}
+    modifies: dict[str, set[str]] = {}  # every class a word opens a two-word name of, whatever its head
+    for c in vocab.classes:
+        genus = {w for a in vocab.ancestors(c.iri) for w in one_word.get(a, ())}
+        for n in c.names:
+            words = fold(n).split()
+            if len(words) == 2:
+                modifies.setdefault(words[0], set()).add(c.iri)
+                if singular(words[1]) in genus and words[0] not in taken and words[0].isalpha():
+                    found.setdefault(words[0], set()).add(c.iri)
+    return {w: next(iter(cs)) for w, cs in found.items() if len(cs) == 1 and len(modifies[w]) == 1}
 
 
 def _stems(text: str) -> set[str]:

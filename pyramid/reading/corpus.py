@@ -29,7 +29,7 @@ from pyramid.sqlite import DisposableSQLite
 from pyramid.vocab import Vocab
 from pyramid.workspace import Workspace
 
-SEGMENT_VERSION = "20"   # bump when PageReader.segment reads a page differently
+SEGMENT_VERSION = "22"   # bump when PageReader.segment reads a page differently
 COMMIT_EVERY = 50       # pages parsed between two commits of the cache (what a stop can lose)
 MAX_TITLE_WORDS = 12    # a first line this short names the page when it has no title
 MIN_TITLE_MENTIONS = 1  # a name in a headline is the page's when the page says it again (the title said it once)
@@ -85,9 +85,12 @@ def name_in_title(title: str, text: str) -> str:
         if run and not (len(run) == 1 and run[0][0] == 0 and w not in _TITLE_SEPARATORS):
             runs.append(" ".join(w for _, w in run))
         run = []
-    # the longest the page says again; an honorific alone ("(Prof.)") names nobody
-    said = [(len(r), r) for r in runs if body.count(r) >= MIN_TITLE_MENTIONS and r.lower().rstrip(".") not in PERSON_CUES]
-    return max(said, default=(0, title))[1]
+    # the one the page says most often ("Ann Lee — Department of Physics" is Ann Lee's page when it says her
+    # name more than the department's); of those said as often, the first (a page's own name comes before
+    # its site's or section's), then the longest; an honorific alone ("(Prof.)") names nobody
+    said = [(body.count(r), -n, len(r), r) for n, r in enumerate(runs)
+            if body.count(r) >= MIN_TITLE_MENTIONS and r.lower().rstrip(".") not in PERSON_CUES]
+    return max(said, default=(0, 0, 0, title))[3]
 
 
 def _key(doc: Document, title: str) -> str:

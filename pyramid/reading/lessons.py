@@ -21,6 +21,7 @@ import numpy as np
 
 from pyramid.normalise import fold, name_key
 from pyramid.reading.class_words import ClassWords, head_word
+from pyramid.reading.identity import without_code
 from pyramid.reading.meaning import PropertyMeaning
 from pyramid.reading.page import Page, PageReading, ReadFact, Segment
 from pyramid.reading.terms import is_date, is_named, value_fits
@@ -51,6 +52,13 @@ def common_noun_before(item: str) -> tuple[str, str] | None:
     if 0 < cut <= MAX_COMMON_WORDS and cut < len(words) and all(w.isalpha() for w in words[:cut]):
         return " ".join(words[:cut]), " ".join(words[cut:])
     return None
+
+
+def name_keys(name: str) -> list[str]:
+    """A name's key, and that of its words without its code ("Organic Chemistry (CHEM 430)": "organic
+    chemistry"), the ways one thing is named across a corpus."""
+    bare = without_code(name)
+    return [name_key(name), *([name_key(bare)] if bare else [])]
 
 
 class CorpusLessons:
@@ -230,10 +238,10 @@ class CorpusLessons:
         own words nor an earlier lesson say what it is. The name keys learnt."""
         new = set()
         for title, cls in zip(titles, classes):
-            key = name_key(title)
-            if cls and key and key not in self.known and not self.words.class_word(title):
-                self.known[key] = cls
-                new.add(key)
+            for key in name_keys(title):  # "CHEM 430: Organic Chemistry" is "Organic Chemistry" too
+                if cls and key and key not in self.known and not self.words.class_word(title):
+                    self.known[key] = cls
+                    new.add(key)
         self.titled |= new
         return new
 
@@ -241,8 +249,8 @@ class CorpusLessons:
         """The class of the thing a name names: by a class word in it, else by what the corpus taught
         (the name seen with its class, or its head word). `as_title`: the name is the page's own title,
         whose class its page's first reading gave (`learn_page_classes`) — not evidence for itself."""
-        key = name_key(text)
-        known = None if as_title and key in self.titled else self.known.get(key)
+        keys = name_keys(text)
+        known = None if as_title and keys[0] in self.titled else next(filter(None, map(self.known.get, keys)), None)
         return self.words.class_word(text) or known or self.heads.get(head_word(text))
 
     def word_of(self, text: str) -> str | None:
@@ -275,7 +283,8 @@ class CorpusLessons:
                 if self.class_named(left) and self.word_of(right):
                     return [left, *self.things(right)]
                 nxt = without_article(right).split(" and ")[0]
-                if (name_key(left) in self.titled and name_key(nxt) in self.titled) or self._known_pair(left, nxt):
+                if (self.titled.intersection(name_keys(left)) and self.titled.intersection(name_keys(nxt))) or \
+                        self._known_pair(left, nxt):
                     return [left, *self.things(right)]  # two pages' titles or two known names ("X and the Y")
         return [value]
 

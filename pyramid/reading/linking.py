@@ -244,8 +244,10 @@ class FactLinker:
         # hangs "COMP5327 (…)" on the department before it would make it one
         options: list[tuple[float, ReadFact]] = []
         for j, p in enumerate(self.meaning.props):
-            if p.kind != "object" or (kind and p.ranges and not self.vocab.fits(kind, p.ranges)) or \
-                    (not kind and raw[j] < OBJECT_SIMILARITY):
+            # a property that declares no range takes a thing of any class: its class says nothing, the words must
+            typed = bool(kind) and bool(p.ranges)
+            if p.kind != "object" or (typed and not self.vocab.fits(kind, p.ranges)) or \
+                    (not typed and raw[j] < OBJECT_SIMILARITY):
                 continue
             if not kind and raw[j] < CONFIDENT and not another and self._has_pages(p.ranges):
                 # the range's things have pages of their own and this name has none: only words that plainly
@@ -254,7 +256,7 @@ class FactLinker:
             rng = kind or (p.ranges[0] if p.ranges else "")
             # a thing of a known class: the types decide (above any datatype reading); a name of no known
             # class competes with the datatype readings on meaning alone
-            options.append(((TYPED_LINK if kind else 0.0) + float(raw[j]), ReadFact("", p.iri, item, True, rng, seg.context)))
+            options.append(((TYPED_LINK if typed else 0.0) + float(raw[j]), ReadFact("", p.iri, item, True, rng, seg.context)))
         return options
 
     def _common_kinds(self, seg: Segment, items: list[str]) -> list[list[tuple[float, ReadFact]]]:

@@ -56,6 +56,7 @@ from pyramid.normalise import name_key
 from pyramid.reading.assembly import PageAssembler, drop_contradicted, drop_shared_addresses
 from pyramid.reading.class_words import ClassWords
 from pyramid.reading.entity_class import EntityClassifier
+from pyramid.reading.identity import one_name_per_code, without_code
 from pyramid.reading.label_meanings import VagueLabelLessons
 from pyramid.reading.lessons import CorpusLessons
 from pyramid.reading.linking import FactLinker
@@ -83,7 +84,8 @@ class PageReader:
         self.linker = FactLinker(vocab, self.meaning, self.lessons, self.words)
         self.classifier = EntityClassifier(vocab, self.meaning, self.lessons, self.linker)
         self.assembler = PageAssembler(vocab, self.meaning, self.linker, self.classifier)
-        prose = ProseReader(self.words.names_thing, self.words.class_word, self.words.kind_word)
+        known = [n for t in self.titles.values() for n in (t, without_code(t)) if n]
+        prose = ProseReader(self.words.names_thing, self.words.class_word, self.words.kind_word, known)
         self.segmenter = PageSegmenter(self.meaning, self.words, prose)
 
     # -- what the corpus taught (the lessons' own objects: changes to them are the reader's)
@@ -157,7 +159,7 @@ class PageReader:
             readings = [self.link(p) if any(seg.kind == "prose" or self.meaning.vague(seg.context)
                                             for seg in p.segments) or self._names_any(p, titled)
                         else r for p, r in zip(pages, readings)]
-        return drop_shared_addresses(drop_contradicted(self.vocab, readings))
+        return one_name_per_code(self.vocab, drop_shared_addresses(drop_contradicted(self.vocab, readings)))
 
     def _names_any(self, page: Page, keys: set[str]) -> bool:
         """The page names one of these titles somewhere in a value (a list not yet cut at its "and" too)."""

@@ -8,7 +8,7 @@ sentence about someone else too ("Students who pass gain 3 credits"), marked as 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from pyramid.normalise import codes_in, fold, name_key, strip_titles
@@ -28,7 +28,7 @@ from pyramid.reading.english import (
     parser,
 )
 from pyramid.reading.page import Segment
-from pyramid.reading.terms import is_date, shape_of
+from pyramid.reading.terms import is_date, phone_spans
 from pyramid.reading.values import YEAR
 
 _ENTITY_LABELS = {"ORG", "FAC", "GPE", "LOC", "NORP", "PERSON"}  # NER kinds that name a thing
@@ -49,11 +49,17 @@ class ProseReader:
 
     def __init__(self, names_thing: Callable[[str], bool],
                  class_word: Callable[[str], str | None] = lambda text: None,
-                 kind_word: Callable[[str], str | None] | None = None) -> None:
-        self.names_thing = names_thing  # the words name a thing of the schema's classes (a class word, a title)
+                 kind_word: Callable[[str], str | None] | None = None, known_names: Iterable[str] = ()) -> None:
+        self._names_thing = names_thing  # the words name a thing of the schema's classes (a class word, a title)
         self.class_word = class_word    # the class a name's own words say ("Department of …"), if any
         # the class a common noun names: a class's word, or a class name's head ("departments")
         self.kind_word = kind_word or class_word
+        # names the corpus gives its pages that a parser splits ("Topics in Genetics", "Introduction to …")
+        self._known = _known_names_pattern(known_names)
+        self._stood: dict[str, str] = {}   # this page's stand-ins for them while it is parsed
+
+    def names_thing(self, text: str) -> bool:
+        return self._names_thing(_restored(text, self._stood) if self._stood else text)
 
     @property
     def nlp(self):
@@ -131,10 +137,15 @@ class ProseReader:
         sentences: list[str] = []
         if prose:
             text, addresses = _addresses_stood_in(_stand_in(" ".join(_closed(p) for p in prose), title))
-            doc = parse_in_sentences(self.nlp, text)
-            for n, sent in enumerate(doc.sents):
-                sentences.append(_restored(sent.text.strip(), addresses))
-                out += [_address_restored(seg, addresses) for seg in self._sentence(sent, title, n)]
+            text, self._stood = _names_stood_in(text, self._known)
+            try:
+                doc = parse_in_sentences(self.nlp, text)
+                for n, sent in enumerate(doc.sents):
+                    sentences.append(_restored(_restored(sent.text.strip(), self._stood), addresses))
+                    out += [_address_restored(_name_restored(seg, self._stood), addresses)
+                            for seg in self._sentence(sent, title, n)]
+            finally:
+                self._stood = {}
         return out, sentences
 
 
@@ -260,7 +271,7 @@ class ProseReader:
                     span = _name_run(span)
                 # (an address is no common noun, whatever tag the parser gives it: "ann@x.org")
                 bare = len(span) == 1 and tok.pos_ == "NOUN" and tok.text.islower() and not _address(tok)
-                if bare and ((tok.dep_ == "attr" and tok.head == root) or _predicative_as(tok, root, objects)) \
+                if bare and ((tok.dep_ == "attr" and _shares_subject(tok.head, root)) or _predicative_as(tok, root, objects)) \
                         and not any(t.i in taken for t in span) and self.kind_word(tok.text):
                     # "X is a lecturer in …", "X works as a nurse": the bare noun names a class — what the
                     # entity is
@@ -387,8 +398,8 @@ def _context_of(tok, root, subjects: list, objects: dict[int, str], value: str) 
     """The words that lead from the verb to a value: what the value is said to be of the entity."""
     if tok.dep_ == "pobj" and tok.head.head in subjects:
         return tok.head.text  # "Lecturer It of the Department of X presented …": of the entity itself
-    if (tok.dep_ == "attr" and (tok.head == root or any(c.dep_ == "nsubj" and _stands_for_entity(c)
-                                                         for c in tok.head.children))) or \
+    if (tok.dep_ == "attr" and (_shares_subject(tok.head, root) or any(c.dep_ == "nsubj" and _stands_for_entity(c)
+                                                                        for c in tok.head.children))) or \
             (tok.dep_ == "appos" and tok.head.lower_ == "it"):
         # "X is Chairperson", "X, Chairperson, …" (X stood in by "It"): what the entity is —
         # its role, its kind; "Her research interests are a, b": what the noun of hers is
@@ -442,7 +453,6 @@ def _relational_noun(word, tok) -> bool:
 
 
 MAX_HOUSE_DIGITS = 4     # a house number is short
-MIN_PHONE_PARTS = 2      # numbers in a row that may be one phone number ("01632 969120")
 
 
 def _whole_value_segments(sent, root, subjects: list, taken: set[int], n: int) -> list[Segment]:
@@ -471,14 +481,11 @@ def _whole_values(sent) -> list:
     for span in sorted(spans, key=lambda s: -len(s)):
         if is_date(span.text) and not any(o.start < span.end and span.start < o.end for o in out):
             out.append(span)
-    run: list = []
-    for tok in [*sent, None]:
-        if tok is not None and tok.like_num and tok.text.isdigit() and (not run or tok.i == run[-1].i + 1):
-            run.append(tok)
-            continue
-        if len(run) >= MIN_PHONE_PARTS and shape_of(sent.doc[run[0].i:run[-1].i + 1].text) == "phone":
-            out.append(sent.doc[run[0].i:run[-1].i + 1])
-        run = [tok] if tok is not None and tok.like_num and tok.text.isdigit() else []
+    # a phone number as it is dialled, brackets and dashes and all ("(555) 342-7008"), whatever the tokens
+    for a, b in phone_spans(sent.text):
+        span = doc.char_span(sent.start_char + a, sent.start_char + b, alignment_mode="expand")
+        if span is not None and not any(o.start < span.end and span.start < o.end for o in out):
+            out.append(span)
     return out + [a for a in _street_addresses(sent) if not any(o.start < a.end and a.start < o.end for o in out)]
 
 
@@ -553,7 +560,9 @@ def _value_span(tok, names_thing):
     without determiners."""
     cut = []
     for a in tok.children:
-        if a.dep_ in ("acl", "relcl") or (a.dep_ == "nummod" and _cardinal(a) is not None):
+        if a.dep_ == "advmod" and a.i > tok.i and a.pos_ == "ADV":
+            cut.append(a)  # "a professor [there]", "a lecturer [now]": said of the clause, no part of the value
+        elif a.dep_ in ("acl", "relcl") or (a.dep_ == "nummod" and _cardinal(a) is not None):
             cut.append(a)
             cut += [w for w in tok.children
                     if w.dep_ in ("nmod", "compound") and a.i - COUNTED_WORDS_BEFORE <= w.i < a.i]
@@ -596,6 +605,40 @@ def _addresses_stood_in(text: str) -> tuple[str, dict[str, str]]:
         found[name] = m.group(0)
         return name
     return _ADDRESS.sub(stand_in, text), found
+
+
+_NAME_STAND_IN = "Kname{}"
+MIN_KNOWN_NAME_WORDS = 3  # a known name is stood in when the parser may split it: words, one in lower case
+
+
+def _known_names_pattern(names: Iterable[str]) -> re.Pattern | None:
+    """The corpus's names that hold a word in lower case or a bracket ("Topics in Genetics", "Department of
+    Physics"), longest first, as one pattern."""
+    kept = sorted({n.strip() for n in names if len(n.split()) >= MIN_KNOWN_NAME_WORDS and n[:1].isupper() and
+                   any(w.islower() or not w.isalnum() for w in n.split()[1:])}, key=len, reverse=True)
+    return re.compile("|".join(rf"(?<![\w-]){re.escape(n)}(?![\w-])" for n in kept)) if kept else None
+
+
+def _names_stood_in(text: str, known: re.Pattern | None) -> tuple[str, dict[str, str]]:
+    """The corpus's known names in the text replaced by one proper noun each while it is parsed, as the
+    page's own name is by "It": the parser then hangs a list of them ("taking Topics in Genetics, Advanced
+    Plant Biology and Readings in Cell Biology") as the list it is, not at its inner prepositions."""
+    found: dict[str, str] = {}
+    if known is None:
+        return text, found
+
+    def stand_in(m: re.Match) -> str:
+        name = _NAME_STAND_IN.format(len(found))
+        found[name] = m.group(0)
+        return name
+    return known.sub(stand_in, text), found
+
+
+def _name_restored(seg: Segment, names: dict[str, str]) -> Segment:
+    if not names:
+        return seg
+    value = _restored(seg.value, names)
+    return replace(seg, value=value, context=_restored(seg.context, names), mention=seg.mention or value != seg.value)
 
 
 def _restored(text: str, addresses: dict[str, str]) -> str:
@@ -824,6 +867,13 @@ def _extraposed(subject, root) -> bool:
     return any(c.dep_ in ("xcomp", "ccomp", "acl") and c.pos_ in ("VERB", "AUX") and
                any(k.dep_ in ("aux", "mark") and k.lower_ in ("to", "that") for k in c.children)
                for h in heads for c in h.children)
+
+
+def _shares_subject(verb, root) -> bool:
+    """The verb is the sentence's, or one joined to it with no subject of its own ("X has taught here since
+    2015 and is now a professor"): what it says, it says of the sentence's subject."""
+    return verb == root or (verb.dep_ == "conj" and verb.head == root and
+                            not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in verb.children))
 
 
 def _stands_for_entity(subject) -> bool:

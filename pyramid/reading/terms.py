@@ -154,7 +154,18 @@ def shaped_part(value: str) -> tuple[str, str] | None:
 
 def phones_in(text: str) -> list[str]:
     """The phone numbers a text holds, each a run of digits dialled as one (`_dialled`)."""
-    return [run for m in _PHONE_IN.finditer(text) if _dialled(run := m.group(0).strip())]
+    return [text[a:b] for a, b in phone_spans(text)]
+
+
+def phone_spans(text: str) -> list[tuple[int, int]]:
+    """Where the text's phone numbers are (start, end), each a run of digits dialled as one (`_dialled`)."""
+    out = []
+    for m in _PHONE_IN.finditer(text):
+        run = m.group(0)
+        start = m.start() + len(run) - len(run.lstrip())
+        if _dialled(run.strip()):
+            out.append((start, start + len(run.strip())))
+    return out
 
 
 def _dialled(run: str) -> bool:

@@ -19,6 +19,7 @@ from pyramid.normalise import name_key, strip_titles
 from pyramid.ontology.extractors.base import MAX_SLUG, RDF_TYPE, RDFS_LABEL, ExtractReport, InstanceJob
 from pyramid.plugins import Entry, Registry
 from pyramid.reading.corpus import read_corpus
+from pyramid.reading.identity import without_code
 from pyramid.reading.page import PageReading
 from pyramid.workspace import atomic_write_json
 
@@ -109,13 +110,17 @@ def instance_triples(reading: PageReading, namespace: str) -> list[tuple[str, st
     def label(name: str) -> str:
         return strip_titles(name) or name
 
+    def labels(iri: str, name: str) -> list[tuple[str, str, str, bool]]:
+        # a name with a code is also named by its words alone ("CHEM 430: Organic Chemistry": "Organic Chemistry")
+        return [(iri, RDFS_LABEL, x, True) for x in dict.fromkeys(filter(None, (label(name), without_code(name))))]
+
     subject = instance_iri(namespace, reading.entity)
-    out = [(subject, RDFS_LABEL, label(reading.entity), True)]
+    out = labels(subject, reading.entity)
     if reading.cls:
         out.append((subject, RDF_TYPE, reading.cls, False))
     for name, cls in reading.mentions.items():
         iri = instance_iri(namespace, name)
-        out.append((iri, RDFS_LABEL, label(name), True))
+        out += labels(iri, name)
         if cls:
             out.append((iri, RDF_TYPE, cls, False))
     for f in reading.facts:
