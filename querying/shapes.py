@@ -34,7 +34,9 @@ SHAPE_NAMES: dict[Shape, str] = {"number": "number", "time": "time", "email": "e
 # "its website"); a noun that only may name one ("link", "mail", "web") needs the noun after it
 _ASKED: tuple[tuple[Shape, re.Pattern[str]], ...] = (
     ("email", re.compile(r"\be-?mail(?:\s+address)?\b|\bmail\s+address\b", re.IGNORECASE)),
-    ("phone", re.compile(r"\b(?:(?:tele)?phone|tel|fax|mobile)\s+(?:number|no)\b|\b(?:tele)?phone\b", re.IGNORECASE)),
+    # … or a number said with the verb of dialling it ("Which number should I call to reach X?")
+    ("phone", re.compile(r"\b(?:(?:tele)?phone|tel|fax|mobile)\s+(?:number|no)\b|\b(?:tele)?phone\b|"
+                         r"\bnumbers?\b.*\b(?:call|ring|dial|text)\b|\b(?:call|ring|dial)\b.*\bnumbers?\b", re.IGNORECASE)),
     ("web", re.compile(r"\b(?:website|homepage|webpage|url|web\s+(?:address|page|site))\b|"
                        r"\bwhere\b.*\bonline\b", re.IGNORECASE)),  # "Where can I read about X online?"
 )

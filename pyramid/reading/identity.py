@@ -25,9 +25,20 @@ def without_code(name: str) -> str | None:
     return rest if rest and rest != name and any(w[:1].isupper() for w in rest.split()) else None
 
 
-def one_name_per_code(vocab: Vocab, readings: list[PageReading]) -> list[PageReading]:
+def one_thing_per_name(vocab: Vocab, readings: list[PageReading]) -> list[PageReading]:
     """The readings with each mention of a code that one page's entity alone carries written as that
-    entity's name (so both pages' facts meet on one thing)."""
+    entity's name (so both pages' facts meet on one thing), and each thing that has a page of its own typed
+    as its page says (a person another page's link read as a course is the person her page says she is)."""
+    return _typed_by_their_pages(_one_name_per_code(vocab, readings))
+
+
+def _typed_by_their_pages(readings: list[PageReading]) -> list[PageReading]:
+    page_class = {name_key(r.entity): r.cls for r in readings if r.cls}
+    return [replace(r, mentions={n: page_class.get(name_key(n), c) for n, c in r.mentions.items()})
+            for r in readings]
+
+
+def _one_name_per_code(vocab: Vocab, readings: list[PageReading]) -> list[PageReading]:
     owners: dict[str, set[tuple[str, str | None]]] = {}
     for r in readings:
         for code in codes_in(r.entity):

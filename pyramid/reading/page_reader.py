@@ -56,7 +56,7 @@ from pyramid.normalise import name_key
 from pyramid.reading.assembly import PageAssembler, drop_contradicted, drop_shared_addresses
 from pyramid.reading.class_words import ClassWords
 from pyramid.reading.entity_class import EntityClassifier
-from pyramid.reading.identity import one_name_per_code, without_code
+from pyramid.reading.identity import one_thing_per_name, without_code
 from pyramid.reading.label_meanings import VagueLabelLessons
 from pyramid.reading.lessons import CorpusLessons
 from pyramid.reading.linking import FactLinker
@@ -159,7 +159,7 @@ class PageReader:
             readings = [self.link(p) if any(seg.kind == "prose" or self.meaning.vague(seg.context)
                                             for seg in p.segments) or self._names_any(p, titled)
                         else r for p, r in zip(pages, readings)]
-        return one_name_per_code(self.vocab, drop_shared_addresses(drop_contradicted(self.vocab, readings)))
+        return one_thing_per_name(self.vocab, drop_shared_addresses(drop_contradicted(self.vocab, readings)))
 
     def _names_any(self, page: Page, keys: set[str]) -> bool:
         """The page names one of these titles somewhere in a value (a list not yet cut at its "and" too)."""

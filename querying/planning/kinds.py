@@ -18,8 +18,10 @@ KIND_ASKED = re.compile(r"\b(?:what|which)\s+(?:kind|type|sort|category|class)\s
 # research on"), or by their job's noun, where no property is named by it ("What is X's job?")
 DOING_ASKED = re.compile(r"^\s*what\s+(?:does|do|did)\s+.+?\s+do(?:\s+(?:for|at|in|with)\s+[^?]*)?\s*\?*\s*$",
                          re.IGNORECASE)
-JOB_ASKED = re.compile(r"\bwhat\s+is\s+.+?(?:'s|’s)\s+(job|occupation|role|post)(?=\s*(?:\?|$)|\s+(?:at|in|with|for|on)\b)",
-                       re.IGNORECASE)  # the noun ends its phrase: "X's job title" asks for a title
+# (the nouns of one's standing, with a word before them: "X's academic rank"; the noun ends its phrase: "X's job
+# title" asks for a title)
+JOB_ASKED = re.compile(r"\bwhat\s+is\s+.+?(?:'s|’s)\s+(?:[a-z]+\s+)?(job|occupation|role|post|position|rank|grade)"
+                       r"(?=\s*(?:\?|$)|\s+(?:at|in|with|for|on)\b)", re.IGNORECASE)
 
 
 def asks_kind(question: str, vocab: Vocab) -> bool:

@@ -170,7 +170,8 @@ def test_what_kind_of_thing_a_thing_is_is_its_most_specific_class(cooperative):
 def test_what_someone_does_is_what_they_are(cooperative):
     """"What does Ana Pell do at the cooperative?", "What is Ana Pell's job?": no property is named for a
     job here, so she is what her class says; "… do research on?" and "… job title?" ask no kind."""
-    for question in ("What does Ana Pell do at the cooperative?", "What is Ana Pell's job?"):
+    for question in ("What does Ana Pell do at the cooperative?", "What is Ana Pell's job?",
+                     "What is Ana Pell's position?", "What is Ana Pell's current rank?"):
         assert answer_ontology(cooperative, question).text == "Ana Pell: weaver", question
     assert answer_ontology(cooperative, "What does Ana Pell do research on?").text != "Ana Pell: weaver"
     assert answer_ontology(cooperative, "What is Ana Pell's job title?").text != "Ana Pell: weaver"  # a title

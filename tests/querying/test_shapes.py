@@ -28,6 +28,9 @@ from querying.shapes import asked_shape, holds_shape
     ("What did the new pier cost, in millions of pounds?", "number"),   # an amount asked in a scale of a unit
     ("In thousands of euros, what was the refit's budget?", "number"),
     ("Which island lies in Thousands of Gulls Bay?", None),             # a name, not a scale
+    ("Which number should I ring to book the ferry?", "phone"),        # a number said with the verb that dials it
+    ("What number do I call for lost property?", "phone"),
+    ("How many people called the ferry office?", "number"),
     ("Who skippers the morning ferry?", None),
     ("Which island does the ferry serve?", None),
     ("Where does the mobile library stop?", None),      # "mobile" names a number only before "number"
