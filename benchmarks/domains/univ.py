@@ -410,7 +410,8 @@ def _gold_ttl(w: World) -> str:
     head = (f"@prefix ub: <{NS}> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n\n")
     out = [head]
     for e in w.everything():
-        parts = [f"a ub:{e.cls}", f"rdfs:label {literal(e.label)}"]
+        # every thing has its ub:name, as LUBM's own data gives one (the page that names it says it)
+        parts = [f"a ub:{e.cls}", f"rdfs:label {literal(e.label)}", f"ub:name {literal(e.label)}"]
         for prop, val in e.facts.items():
             vals = val if isinstance(val, list) else [val]
             objs = [f"ub:{v.key}" if isinstance(v, Ent) else literal(v) for v in vals]

@@ -30,6 +30,7 @@ _LEADING_CODES = re.compile(rf"^((?:{_ONE_CODE})(?:\s*[/&,-]\s*{_ONE_CODE})*(?:/
 _TRAILING_CODES = re.compile(rf"^(.+?)\s*[(\[]\s*((?:{_ONE_CODE})(?:\s*[/&,-]\s*{_ONE_CODE})*)\s*[)\]]\s*$")
 
 
+NAME_WORD = "name"  # the word a property that holds a thing's name is named with ("has_name", "name")
 DEFINING = 0.25  # what a property that defines the entity's class adds to its score, among those that fit it
 
 
@@ -84,13 +85,22 @@ class PageAssembler:
 
     def _defining_first(self, cls: str | None, opts: list[tuple[float, ReadFact]]) -> list[tuple[float, ReadFact]]:
         """The options with a property that defines the entity's class (or one above it) raised by
-        `DEFINING`: on a student's page "Modules: …" are what makes a student one — the modules taken —
-        rather than those a tutor tutors, which would make them something else."""
+        `DEFINING`, and one that defines only classes the entity's is not lowered by it: on a student's page
+        "Modules: …" are what makes a student one — the modules taken — rather than those a tutor tutors,
+        which would make them something else."""
         defines = self.vocab.defines
         if cls is None or not defines:
             return opts
         lineage = {cls, *self.vocab.ancestors(cls)}
-        return sorted(opts, key=lambda o: -(o[0] + (DEFINING if defines.get(o[1].prop, set()) & lineage else 0.0)))
+
+        def said(prop: str) -> float:
+            made = defines.get(prop, set())
+            if made & lineage:
+                return DEFINING
+            # … and one that would make it a thing of another kind (a student who heads a department would be a
+            # chair) lowered as much
+            return -DEFINING if made and not any(self.vocab.compatible(c, cls) for c in made) else 0.0
+        return sorted(opts, key=lambda o: -(o[0] + said(o[1].prop)))
 
     def kind_said(self, seg: Segment) -> tuple[str, bool] | None:
         """The class a segment says the entity is, and whether it states it: a copula's complement or a
@@ -136,15 +146,22 @@ class PageAssembler:
         trail = None if lead else _TRAILING_CODES.match(title)
         code, rest = (lead.group(1).strip(), lead.group(2).strip()) if lead else \
             (trail.group(2).strip(), trail.group(1).strip()) if trail else ("", title)
+        named = []
         for p in self.vocab.properties_of(cls, "datatype"):
             words = local_name(p.iri).lower().replace("_", " ")
-            if p.iri in have or not LABEL_LIKE.search(words) or self.vocab.fit(cls, p.domains) < 1.0:
+            if p.iri in have or not LABEL_LIKE.search(words):
                 continue
             if words.endswith("code"):
-                if code:  # "AAE3103/IC381 …": the codes as the title writes them
+                if code and self.vocab.fit(cls, p.domains) == 1.0:  # "AAE3103/IC381 …": the codes as the title writes them
                     out.append(ReadFact(title, p.iri, code, False, "", "code"))
             else:
-                out.append(ReadFact(title, p.iri, rest or title, False, "", words))
+                named.append((p, words))
+        # the title is the thing's name: one property takes it — one named a name where there is one (a person's
+        # "title" is no name of theirs), else those declared on the class
+        plain = [(p, w) for p, w in named if NAME_WORD in w.split()]
+        declared = [(p, w) for p, w in named if self.vocab.fit(cls, p.domains) == 1.0]
+        for p, words in (plain[:1] if plain and (declared or len(plain) == len(named)) else declared):
+            out.append(ReadFact(title, p.iri, rest or title, False, "", words))
         return out
 
 

@@ -245,9 +245,11 @@ class FactLinker:
         options: list[tuple[float, ReadFact]] = []
         for j, p in enumerate(self.meaning.props):
             # a property that declares no range takes a thing of any class: its class says nothing, the words must
+            # (… and more of it than a link the parser alone suggests: a thing of a known class could go to any
+            # such property, the words must say which)
             typed = bool(kind) and bool(p.ranges)
-            if p.kind != "object" or (typed and not self.vocab.fits(kind, p.ranges)) or \
-                    (not typed and raw[j] < OBJECT_SIMILARITY):
+            floor = MIN_SIMILARITY if kind and not p.ranges else OBJECT_SIMILARITY
+            if p.kind != "object" or (typed and not self.vocab.fits(kind, p.ranges)) or (not typed and raw[j] < floor):
                 continue
             if not kind and raw[j] < CONFIDENT and not another and self._has_pages(p.ranges):
                 # the range's things have pages of their own and this name has none: only words that plainly
