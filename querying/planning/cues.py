@@ -89,7 +89,8 @@ COUNTED_WORDS = 2         # "how many staff members …": the noun after the cue
 WHO = re.compile(r"\b(who|whom)\b", re.IGNORECASE)  # English asks for a person or a body with these
 # …and opening the question with one (or closing it: "X is led by whom?") it asks for nothing else; a
 # relative "who" ("the e-mail of the person who leads X") asks for what comes before it
-ASKS_WHO = re.compile(r"^\W*(?:(?:to|by|for|with|from|of)\s+)?(?:who|whom)\b|\b(?:who|whom)\s*\?\s*$",
+# ("Whose …", "Under whose supervision …": the possessive asks for the someone who has it)
+ASKS_WHO = re.compile(r"^\W*(?:(?:to|by|for|with|from|of|under)\s+)?(?:who|whom|whose)\b|\b(?:who|whom)\s*\?\s*$",
                       re.IGNORECASE)
 WHERE = re.compile(r"\bwhere\b", re.IGNORECASE)     # …and for a place or a body with this
 ASKS_WHERE = re.compile(r"^\W*where\b", re.IGNORECASE)  # …opening the question (not a relative "where")

@@ -20,7 +20,8 @@ DOING_ASKED = re.compile(r"^\s*what\s+(?:does|do|did)\s+.+?\s+do(?:\s+(?:for|at|
                          re.IGNORECASE)
 # (the nouns of one's standing, with a word before them: "X's academic rank"; the noun ends its phrase: "X's job
 # title" asks for a title)
-JOB_ASKED = re.compile(r"\bwhat\s+is\s+.+?(?:'s|’s)\s+(?:[a-z]+\s+)?(job|occupation|role|post|position|rank|grade)"
+STANDING = ("job", "occupation", "role", "post", "position", "rank", "grade")
+JOB_ASKED = re.compile(rf"\bwhat\s+is\s+.+?(?:'s|’s)\s+(?:[a-z]+\s+)?({'|'.join(STANDING)})"
                        r"(?=\s*(?:\?|$)|\s+(?:at|in|with|for|on)\b)", re.IGNORECASE)
 
 
@@ -29,8 +30,9 @@ def asks_kind(question: str, vocab: Vocab) -> bool:
     property of the schema is named for it)."""
     if KIND_ASKED.search(question) or DOING_ASKED.match(question):
         return True
+    # (… where no property is named by a noun of standing: a schema with a "position" holds ranks as its values)
     job = JOB_ASKED.search(question)
-    return job is not None and not any(job.group(1).lower() in p.words.split() for p in vocab.properties)
+    return job is not None and not any(w in STANDING for p in vocab.properties for w in p.words.split())
 
 
 def kind_readings(question: str, anchors: list[Anchor], vocab: Vocab) -> list[QuestionReading]:

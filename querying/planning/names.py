@@ -185,7 +185,9 @@ class SchemaNames:
         ("research", "researchers" for has_research_interest; "interested" for interest)."""
         term = self.vocab.get(prop)
         own = set(forms(property_words(term))) - STOPWORDS if term else set()
-        return any(w == p or len(p) >= STEM and w.startswith(p) for w in words for p in own)
+        # (either way round: "advises" says "advised", "teacher" says "teaches"; a stem this long is one word's)
+        return any(w == p or min(len(p), len(w)) >= STEM and (w.startswith(p) or p.startswith(w))
+                   for w in words for p in own)
 
     def likeness(self, classes: set[str], probe: str, *, comments: bool = False) -> dict[str, float]:
         """How much each class's name, or a name of a class above it, reads as `probe` says (cosine with

@@ -159,3 +159,8 @@ def test_no_to_a_yes_no_question_is_read_where_the_data_holds_no_such_step(harbo
     although the data never takes that step from him, and its nothing is the "no"."""
     ans = ask(harbour, "Does Ben Rae mentor Ann Mackay?")
     assert ans.text.startswith('No — "Ben Rae" mentors'), ans.text
+
+
+def test_whose_asks_for_someone(harbour):
+    """"Under whose guidance is Ben Rae working?" asks for a sailor, not the vessel he works aboard."""
+    assert ask(harbour, "Under whose guidance is Ben Rae working?").text == "Ann Mackay"
