@@ -11,10 +11,10 @@ from dataclasses import replace
 from pyramid.normalise import fold, name_key
 from pyramid.reading.english import POSSESSIVES, PREDICATIVE_AS
 from pyramid.reading.entity_class import EntityClassifier
-from pyramid.reading.linking import FactLinker
+from pyramid.reading.linking import HELD_BY_FLOOR, FactLinker
 from pyramid.reading.meaning import PropertyMeaning
 from pyramid.reading.page import Page, PageReading, ReadFact, Segment
-from pyramid.reading.terms import LABEL_LIKE, fits_class, named_iri, shape_of
+from pyramid.reading.terms import LABEL_LIKE, fits_class, fits_fact, named_iri, shape_of
 from pyramid.reading.values import list_items
 from pyramid.vocab import Vocab, local_name
 
@@ -67,7 +67,7 @@ class PageAssembler:
         used: set[int] = set()
         for seg, opts in options:
             opts = self._defining_first(cls, opts)
-            fact = next((f for sc, f in opts if fits_class(self.vocab, cls, f.prop) and
+            fact = next((f for sc, f in opts if fits_fact(self.vocab, cls, f) and
                          (not named_iri(self.vocab, f.prop) or sc >= best_named.get(f.prop, 0.0))), None)
             if fact is not None:
                 if named_iri(self.vocab, fact.prop):
@@ -89,18 +89,25 @@ class PageAssembler:
         "Modules: …" are what makes a student one — the modules taken — rather than those a tutor tutors,
         which would make them something else."""
         defines = self.vocab.defines
-        if cls is None or not defines:
+        if not defines:
             return opts
-        lineage = {cls, *self.vocab.ancestors(cls)}
 
-        def said(prop: str) -> float:
-            made = defines.get(prop, set())
-            if made & lineage:
+        def said(f: ReadFact) -> float:
+            # (a fact the named thing holds to the entity defines the named thing's class: "Students: A, B" on a
+            # course's page are the students taking it, not its teaching assistants)
+            holder = f.value_class if f.reverse else cls
+            made = defines.get(f.prop, set())
+            if not holder or not made:
+                return 0.0
+            if made & {holder, *self.vocab.ancestors(holder)}:
                 return DEFINING
             # … and one that would make it a thing of another kind (a student who heads a department would be a
             # chair) lowered as much
-            return -DEFINING if made and not any(self.vocab.compatible(c, cls) for c in made) else 0.0
-        return sorted(opts, key=lambda o: -(o[0] + said(o[1].prop)))
+            return -DEFINING if not any(self.vocab.compatible(c, holder) for c in made) else 0.0
+        scored = [(sc + said(f), sc, f) for sc, f in opts]
+        # a fact the named thing holds, lowered below what its words needed to be read at all, is not read
+        return [(sc, f) for adjusted, sc, f in sorted(scored, key=lambda x: -x[0])
+                if not f.reverse or adjusted >= HELD_BY_FLOOR]
 
     def kind_said(self, seg: Segment) -> tuple[str, bool] | None:
         """The class a segment says the entity is, and whether it states it: a copula's complement or a
@@ -183,7 +190,7 @@ def drop_contradicted(vocab: Vocab, readings: list[PageReading]) -> list[PageRea
     by_name = {name_key(r.entity): r for r in readings}
 
     def contradicted(me: str, f: ReadFact) -> bool:
-        other = by_name.get(name_key(f.value)) if f.is_object and f.prop in vocab.inverses else None
+        other = by_name.get(name_key(f.value)) if f.is_object and not f.reverse and f.prop in vocab.inverses else None
         if other is None or name_key(other.entity) == me:
             return False
         links = [(g.prop, name_key(g.value)) for g in other.facts if g.is_object]

@@ -15,6 +15,7 @@ from pyramid.reading.english import (
     INVARIANT_NOUNS,
     NAME_HEAD_PREPOSITIONS,
     NAME_JOINERS,
+    PREPOSITIONS,
 )
 from pyramid.reading.values import MAX_ITEM_WORDS, name_before_noun
 from pyramid.vocab import IRREGULAR_PLURALS, Vocab, singular, word_forms
@@ -65,8 +66,11 @@ class ClassWords:
             # a question asks for a thing of the class its wh-word takes ("In which department …?"), not
             # for one its clause talks about ("What has the company produced?")
             return self.class_word(" ".join(words[asks + 1:asks + 3]))
-        if len(words) > MAX_LABEL_WORDS or relational(label, self.class_word):
-            return None  # "Head of unit:" is someone holding a role in one, not a unit
+        if len(words) > MAX_LABEL_WORDS or relational(label, self.class_word) or \
+                (len(words) > 1 and words[-1].lower() in PREPOSITIONS):
+            # "Head of unit:" is someone holding a role in one, not a unit; "Teaching assistant for:" names
+            # the role its values are what it is for, not their class
+            return None
         return self.class_word(label) or (self.head_named(label, min_words=1) if head and len(words) == 1 else None)
 
     def kind_said(self, complement: str) -> str | None:

@@ -41,6 +41,8 @@ LIKENESS_WEIGHT = 0.5     # the share of what a value's likeness adds to its ver
 YEAR_RANGES = {"gYear"}
 YEAR_MARGIN = 0.01        # a year goes to a property of years before a count's, where nothing else says
 TYPED_LINK = 1.0          # what the other end's known class adds to a link's score (the types decide)
+REVERSED = 0.3            # a link the named thing holds to the page's entity, below one the entity holds itself
+HELD_BY_FLOOR = TYPED_LINK - REVERSED + MIN_SIMILARITY  # …and the least score it is read at
 MIN_IN_TITLE_CHARS = 2    # an item this short is inside any title by chance
 
 
@@ -259,7 +261,18 @@ class FactLinker:
             # a thing of a known class: the types decide (above any datatype reading); a name of no known
             # class competes with the datatype readings on meaning alone
             options.append(((TYPED_LINK if typed else 0.0) + float(raw[j]), ReadFact("", p.iri, item, True, rng, seg.context)))
-        return options
+        return options + (self._held_by(item, kind, raw, seg.context) if kind else [])
+
+    def _held_by(self, item: str, kind: str, raw: np.ndarray, context: str) -> list[tuple[float, ReadFact]]:
+        """The properties the named thing may hold to the page's entity ("Taught by Ann Lee" on a course's page,
+        "Students supervised: A, B" on a supervisor's): both ends declared (or said by the schema), the thing of
+        the domain, the words meaning the relation — below a link the page's entity holds itself (`REVERSED`);
+        the entity's class checks the range."""
+        return [(TYPED_LINK + float(raw[j]) - REVERSED, ReadFact("", p.iri, item, True, kind, context, reverse=True))
+                for j, p in enumerate(self.meaning.props)
+                if p.kind == "object" and p.domains and p.ranges and self.vocab.fit(kind, p.domains) == 1.0
+                # (a property with an inverse: the inverse says it forwards)
+                and TYPED_LINK + float(raw[j]) - REVERSED >= HELD_BY_FLOOR and not self.vocab.inverses.get(p.iri)]
 
     def _common_kinds(self, seg: Segment, items: list[str]) -> list[list[tuple[float, ReadFact]]]:
         """Names before a common noun of their kind ("the drama and horror genres"), or after its plural

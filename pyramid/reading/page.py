@@ -28,6 +28,9 @@ class ReadFact:
     is_object: bool
     value_class: str = ""   # object facts: the class of the thing pointed to
     context: str = ""       # how the page said it (the KG's relation)
+    # the page's entity is the object: the value's thing holds the property ("Taught by Ann Lee" on a course's
+    # page: Ann Lee teaches it)
+    reverse: bool = False
 
 
 @dataclass

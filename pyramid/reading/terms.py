@@ -212,6 +212,22 @@ def fits_class(vocab: Vocab, cls: str | None, prop: str) -> bool:
     return p is not None and (cls is None or not p.domains or vocab.fit(cls, p.domains) > SUPERCLASS_FIT)
 
 
+def fits_fact(vocab: Vocab, cls: str | None, f) -> bool:
+    """The fact may be said on the page of a thing of the class: its property's domain fits, or for a fact the
+    named thing holds to the entity (`ReadFact.reverse`), its range."""
+    if not f.reverse:
+        return fits_class(vocab, cls, f.prop)
+    p = vocab.by_iri.get(f.prop)
+    return p is not None and (cls is None or vocab.fit(cls, p.ranges) > SUPERCLASS_FIT)
+
+
+def holds_on(vocab: Vocab, cls: str, f) -> bool:
+    """The fact says the page's entity is of the class: its property is declared on the class or above it. A
+    fact the named thing holds to the entity (`ReadFact.reverse`) says nothing of it ("Belongs to: the Department
+    of X" read backwards would make a person's page a faculty's): the entity's own facts type it."""
+    return not f.reverse and declared_on(vocab, cls, f.prop)
+
+
 def declared_on(vocab: Vocab, cls: str, prop: str) -> bool:
     """The property's domain is the class or above it: every thing of the class may have it."""
     p = vocab.by_iri[prop]

@@ -35,8 +35,11 @@ def reading_triples(reading: PageReading | None) -> list[RawTriple]:
         tail = strip_titles(f.value) or f.value if f.is_object else " ".join(f.value.split())
         if not tail.strip():
             continue
-        out.append(RawTriple(head, name.replace("_", " "), tail, head_type,
-                             local_name(f.value_class) if f.value_class else "", canonical=name))
+        tail_type = local_name(f.value_class) if f.value_class else ""
+        if f.reverse:  # the named thing holds it to the page's entity
+            out.append(RawTriple(tail, name.replace("_", " "), head, tail_type, head_type, canonical=name))
+        else:
+            out.append(RawTriple(head, name.replace("_", " "), tail, head_type, tail_type, canonical=name))
     return out
 
 

@@ -124,7 +124,9 @@ def instance_triples(reading: PageReading, namespace: str) -> list[tuple[str, st
         if cls:
             out.append((iri, RDF_TYPE, cls, False))
     for f in reading.facts:
-        if f.is_object:
+        if f.is_object and f.reverse:  # the named thing holds it to the page's entity
+            out.append((instance_iri(namespace, f.value), f.prop, subject, False))
+        elif f.is_object:
             out.append((subject, f.prop, instance_iri(namespace, f.value), False))
         else:
             out.append((subject, f.prop, " ".join(f.value.split()), True))

@@ -33,6 +33,7 @@ c:enrolledIn a owl:ObjectProperty ; rdfs:label "is enrolled in" .
 c:tutorOf a owl:ObjectProperty ; rdfs:domain c:Tutor ; rdfs:range c:Module ; rdfs:label "tutors" .
 c:playsIn a owl:ObjectProperty ; rdfs:label "performs with" ; owl:inverseOf c:hasPlayer .
 c:hasPlayer a owl:ObjectProperty ; rdfs:domain c:Ensemble ; rdfs:range c:Person ; rdfs:label "has as a player" .
+c:teaches a owl:ObjectProperty ; rdfs:domain c:Teacher ; rdfs:range c:Module ; rdfs:label "teaches" .
 c:contactNumber a owl:DatatypeProperty ; rdfs:domain c:Person ; rdfs:label "can be rung on" .
 c:practiceRoom a owl:DatatypeProperty ; rdfs:domain c:Person ; rdfs:label "practice room" .
 """
@@ -43,7 +44,8 @@ PAGES = [
     ("Tom Reed", "Tom Reed has taught at the conservatory since 2010 and is now a teacher there. He performs with "
                  "the Northgate Brass Ensemble."),
     ("Ada Voss", "Student record\nName: Ada Voss\nYear: Postgraduate, second-year\nModules: Studies in Counterpoint"),
-    *[(m, f"{m} is a taught module of the conservatory.") for m in MODULES],
+    *[(m, f"{m} is a taught module of the conservatory.") for m in MODULES[:3]],
+    (MODULES[3], f"{MODULES[3]} is a taught module.\nTaught by: Tom Reed\nStudents: Ada Voss"),
 ]
 
 
@@ -117,3 +119,17 @@ def test_a_name_with_a_code_is_the_page_that_carries_the_code():
 ])
 def test_a_title_with_a_separator_names_what_the_page_says_most_then_what_comes_first(title, text, name):
     assert name_in_title(title, text) == name
+
+
+def test_a_thing_named_on_another_s_page_holds_the_relation_the_types_allow(readings, tmp_path):
+    """"Taught by: Tom Reed" on a module's page: the module has no property for its teacher; Tom Reed, a
+    teacher, teaches it (the schema's only property from a teacher to a module), written with him as its
+    subject. "Students: Ada Voss" is the enrolment that makes her a student, not a tutoring."""
+    from pyramid.ontology.extractors.read import instance_triples
+
+    module = readings[MODULES[3]]
+    held = {(f.prop.rsplit("#", 1)[-1], f.value) for f in module.facts if f.reverse}
+    assert held == {("teaches", "Tom Reed"), ("enrolledIn", "Ada Voss")}
+    assert not [f for f in module.facts if not f.reverse]
+    rows = instance_triples(module, "http://c.example/")
+    assert ("http://c.example/tom_reed", C + "teaches", "http://c.example/studies_in_counterpoint", False) in rows
