@@ -25,13 +25,6 @@ CONFIDENT_MARGIN = 0.1    # … and this much closer than to any other, plainly 
 
 
 
-def _says_no_noun(words: str) -> bool:
-    """A property's label that names no noun: a verb and its particles ("is taking", "teaches")."""
-    from pyramid.reading.english import parser
-
-    return not any(t.pos_ in ("NOUN", "PROPN") for t in parser()(words.lower()))
-
-
 class PropertyMeaning:
     """The schema's properties as vectors of their words, each context's similarity to all of them, and
     every value's vector, each made once."""
@@ -43,29 +36,8 @@ class PropertyMeaning:
         self.props = [p for p in vocab.properties if p.kind in ("object", "datatype")]
 
     @cached_property
-    def _prop_texts(self) -> tuple[np.ndarray, np.ndarray]:
-        """Each property's texts embedded — its label's words, and where the label says only the relation (a verb
-        phrase with no noun: "is taking", "can be reached at") each other name the schema gives it, which says
-        what the value is (its local name's words, "takes course", "email address"; its other labels), each
-        with its comment — and the property each row belongs to."""
-        texts, owner = [], []
-        for j, p in enumerate(self.props):
-            names = p.names if _says_no_noun(p.words) else (p.words,)
-            for text in dict.fromkeys(self._prop_text(p, n) for n in names):
-                texts.append(text)
-                owner.append(j)
-        return self.embedder.embed(texts, kind="document"), np.array(owner)
-
-    @cached_property
     def _prop_matrix(self) -> np.ndarray:
-        return self._prop_texts[0]
-
-    def _by_property(self, sims: np.ndarray) -> np.ndarray:
-        """The best of each property's texts."""
-        owner = self._prop_texts[1]
-        out = np.full(len(self.props), -1.0, dtype=np.float32)
-        np.maximum.at(out, owner, sims)
-        return out
+        return self.embedder.embed([self._prop_text(p) for p in self.props], kind="document")
 
     @cached_property
     def _shared_words(self) -> set[str]:
@@ -78,10 +50,8 @@ class PropertyMeaning:
                 counts[w] = counts.get(w, 0) + 1
         return {w for w, n in counts.items() if n >= SHARED_BY} | {"has"}
 
-    def _prop_text(self, p: Term, name: str | None = None) -> str:
-        """A name of the property (its label's words unless told) without the words many share, and its comment."""
-        name = name or p.words
-        words = " ".join(w for w in name.split() if w not in self._shared_words) or name
+    def _prop_text(self, p: Term) -> str:
+        words = " ".join(w for w in p.words.split() if w not in self._shared_words) or p.words
         return f"{words}. {p.comment}" if p.comment else words
 
     def embed_contexts(self, contexts: Iterable[str]) -> None:
@@ -96,7 +66,7 @@ class PropertyMeaning:
         key = fold(context)
         if key not in self._vec:
             self._vec[key] = self.embedder.embed_one(context or "value", kind="query")
-        sims = self._by_property(self._prop_matrix @ self._vec[key])
+        sims = self._prop_matrix @ self._vec[key]
         # a relation said with a preposition of topic ("published on", "work on", "writes about") states
         # what something is about: a property named with another preposition ("has published in" a venue,
         # "works in" a place) is another relation, however alike the verbs (MiniLM scores the verb and

@@ -1,7 +1,7 @@
 """Reading pages against a schema written the way published OWL schemas are, not the way we would write
 one: properties with no declared domain or range (the schema says them elsewhere: a class defined by a
-restriction on the property, the inverse property's ends), labels that are bare verb phrases ("is enrolled
-in") beside informative local names (enrolledIn), classes said without their head noun ("a postgraduate"),
+restriction on the property, the inverse property's ends), two properties between the same classes told apart
+by the class one of them defines, classes said without their head noun ("a postgraduate"),
 a page titled "Name — Section", course names that hold prepositions and codes. A conservatory of our own,
 in no file of ../shared; real MiniLM and the real parser, no model."""
 
@@ -91,8 +91,9 @@ def test_a_copula_joined_to_the_sentence_s_verb_says_what_the_subject_is(reading
     assert facts(readings["Tom Reed"]).get("playsIn") == ["Northgate Brass Ensemble"]
 
 
-def test_a_verb_label_is_read_with_the_property_s_own_name(readings):
-    # "is enrolled in" says the relation; the local name enrolledIn and the types say what is listed
+def test_what_defines_the_class_is_read_before_a_rival_of_the_same_types(readings):
+    # "Modules: …" on a student's page: enrolledIn and tutorOf both join a person to a module; the schema defines
+    # a student by enrolment (and a tutor by tutoring), so a student's modules are those she is enrolled in
     lena, ada = facts(readings["Lena Marsh"]), facts(readings["Ada Voss"])
     assert sorted(lena.get("enrolledIn", [])) == ["History of the Opera", "MUS 210: Harmony in Practice",
                                                    "Voice and Movement"]
