@@ -180,13 +180,13 @@ class OntologySettings(Section):
     extract_min_grounding: float = Field(0.5, ge=0, le=1, description="f_ins: an extracted name or value is "
                                          "kept when this share of its words occurs in the chunk")
     extract_method: str = Field(
-        "grounded", description="f_ins (pyramid/ontology/extractors/, or a plug-in's): auto = each document by its shape "
+        "auto", description="f_ins (pyramid/ontology/extractors/, or a plug-in's): auto (default) = each document by its shape "
         "(pyramid/reading/shape.py): a page about one entity (titled by a name, its entity of a schema class) is "
         "read, any other text grounded; the KG follows (kg.mode auto); read = each page read against "
         "the schema (pyramid/reading/: "
         "fields, lists and tables linked to properties by meaning, prose by spaCy's dependency parser), no model, "
         "the KG's triples from the same reading (kg.mode auto) — best on pages about one entity each (`polyrag "
-        "bench pages`), worse than grounded on the demo's free prose; grounded = sentence rules "
+        "bench pages`), worse than grounded on the demo's short bios; grounded = sentence rules "
         "(pyramid/reading/rules.py) read triples, instances "
         "are typed from cues (Dr/Prof, 'Department of', course codes), each triple's relation is mapped to the "
         "schema property of fitting domain and range by MiniLM similarity, values are range-checked; the model "

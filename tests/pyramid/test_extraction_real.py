@@ -19,8 +19,13 @@ LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 @pytest.mark.slow
 def test_demo_corpus_kg_and_ontology_hold_the_facts_a_reader_finds(workspace, embedder):
     from pyramid.build import build_pyramid
+    from pyramid.config import load_settings
+    from pyramid.workspace import Workspace
 
-    s = Session(workspace, embedder=embedder)
+    # the model-backed sentence extraction on the demo's prose (the default reads each page by its shape instead)
+    ws = Workspace(workspace.root, load_settings(workspace.root / "polyrag.toml",
+                                                 ontology={"extract_method": "grounded"}))
+    s = Session(ws, embedder=embedder)
     docs = load_documents(ROOT / "examples" / "demo" / "documents.jsonl").documents
     r = build_pyramid(s, docs, schema=ROOT / "ontology_schemas" / "academic.ttl")
     assert not r.pending
