@@ -15,7 +15,7 @@ import numpy as np
 from pyramid.normalise import codes_in, fold, name_key
 from pyramid.reading.class_words import ClassWords, name_head, name_like, relational
 from pyramid.reading.english import POSSESSIVES, PREDICATIVE_AS, PROPERTY_NAME_FUNCTION_WORDS
-from pyramid.reading.lessons import CorpusLessons
+from pyramid.reading.lessons import CorpusLessons, name_keys
 from pyramid.reading.meaning import CONFIDENT, MIN_SIMILARITY, PropertyMeaning
 from pyramid.reading.page import ReadFact, Segment
 from pyramid.reading.terms import (
@@ -188,7 +188,9 @@ class FactLinker:
         """The value names one thing, or a class by its name alone: another page's title, an item under a
         label that names its class ("Facility: The Plunge"), "Role: skipper"; "Academic Staff" said of
         someone is a kind, a value of whatever property its words mean."""
-        return not seg.complement and (name_key(item) in self.words.titles or self.words.only_class_words(item) or
+        # (another page's title however the code beside it is written: "Organic Chemistry (CHEM 430)")
+        return not seg.complement and (any(k in self.words.titles for k in name_keys(item)) or
+                                       self.words.only_class_words(item) or
                                        (seg.kind == "field" and self.words.label_class(seg.context, head=True) is not None))
 
     def _an_example(self, prop: str, value: str) -> bool:
