@@ -39,6 +39,19 @@ def literal(value: Any, dtype: str = "xsd:string") -> str:
     return f'"{text}"' if dtype == "xsd:string" else f'"{text}"^^{dtype}'
 
 
+def entity_ttl(prefix: str, key: str, cls: str, label: str, facts: dict[str, Any], ranges: dict[str, str] | None = None,
+               extra: tuple[str, ...] = ()) -> str:
+    """One gold instance in Turtle: typed, labelled (and `extra` statements), then its facts — a thing (anything
+    with a `key`) by its IRI, a value as a literal of the property's datatype in `ranges`."""
+    parts = [f"a {prefix}:{cls}", f"rdfs:label {literal(label)}", *extra]
+    for prop, val in facts.items():
+        vals = val if isinstance(val, list) else [val]
+        objs = [f"{prefix}:{v.key}" if hasattr(v, "key") else literal(v, (ranges or {}).get(prop, "xsd:string"))
+                for v in vals]
+        parts.append(f"{prefix}:{prop} " + ", ".join(objs))
+    return f"{prefix}:{key} " + " ;\n    ".join(parts) + " .\n"
+
+
 def property_ttl(prefix: str, local: str, is_object: bool, domain: str, range_term: str, label: str, comment: str,
                  inverse: str | None = None) -> str:
     """One property of a domain's schema in Turtle (`range_term` a CURIE: the class's or the datatype's)."""

@@ -25,7 +25,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-from benchmarks.domains import DomainData, literal
+from benchmarks.domains import DomainData, entity_ttl, literal
 
 NS = "http://example.org/alpineclub#"
 PREFIXES = (f"@prefix ac: <{NS}> .\n"
@@ -434,13 +434,7 @@ def _schema_ttl() -> str:
 def _gold_ttl(w: World) -> str:
     out = [PREFIXES]
     for group in w.groups():
-        for t in group:
-            parts = [f"a ac:{t.cls}", f"rdfs:label {literal(t.label)}"]
-            for prop, val in t.facts.items():
-                vals = val if isinstance(val, list) else [val]
-                objs = [f"ac:{v.key}" if isinstance(v, Thing) else literal(v, RANGE[prop]) for v in vals]
-                parts.append(f"ac:{prop} " + ", ".join(objs))
-            out.append(f"ac:{t.key} " + " ;\n    ".join(parts) + " .\n")
+        out += [entity_ttl("ac", t.key, t.cls, t.label, t.facts, RANGE) for t in group]
     return "\n".join(out)
 
 

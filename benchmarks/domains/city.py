@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from benchmarks.domains import DomainData, literal, property_ttl
+from benchmarks.domains import DomainData, entity_ttl, literal, property_ttl
 
 NS = "http://example.org/cityservices#"
 PREFIXES = (f"@prefix cs: <{NS}> .\n"
@@ -440,13 +440,7 @@ def _schema_ttl() -> str:
 def _gold_ttl(w: World) -> str:
     out = [PREFIXES]
     for group in w.groups():
-        for e in group:
-            parts = [f"a cs:{e.cls}", f"rdfs:label {literal(e.label)}"]
-            for prop, val in e.facts.items():
-                vals = val if isinstance(val, list) else [val]
-                objs = [f"cs:{v.key}" if isinstance(v, Ent) else literal(v, RANGE[prop]) for v in vals]
-                parts.append(f"cs:{prop} " + ", ".join(objs))
-            out.append(f"cs:{e.key} " + " ;\n    ".join(parts) + " .\n")
+        out += [entity_ttl("cs", e.key, e.cls, e.label, e.facts, RANGE) for e in group]
     return "\n".join(out)
 
 

@@ -22,7 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from benchmarks.domains import DomainData, literal
+from benchmarks.domains import DomainData, entity_ttl, literal
 
 NS = "http://swat.cse.lehigh.edu/onto/univ-bench.owl#"
 SCHEMA_PATH = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "lubm" / "univ-bench.owl"
@@ -411,12 +411,7 @@ def _gold_ttl(w: World) -> str:
     out = [head]
     for e in w.everything():
         # every thing has its ub:name, as LUBM's own data gives one (the page that names it says it)
-        parts = [f"a ub:{e.cls}", f"rdfs:label {literal(e.label)}", f"ub:name {literal(e.label)}"]
-        for prop, val in e.facts.items():
-            vals = val if isinstance(val, list) else [val]
-            objs = [f"ub:{v.key}" if isinstance(v, Ent) else literal(v) for v in vals]
-            parts.append(f"ub:{prop} " + ", ".join(objs))
-        out.append(f"ub:{e.key} " + " ;\n    ".join(parts) + " .\n")
+        out.append(entity_ttl("ub", e.key, e.cls, e.label, e.facts, extra=(f"ub:name {literal(e.label)}",)))
     return "\n".join(out)
 
 
