@@ -115,16 +115,24 @@ class AbsenceReadings:
         number", "{T} is headed by no employee", "no employee reports to {T}". A relation whose end
         the schema leaves open is read only where the question uses its verb ("courses nobody takes")."""
         out = []
+        named = {c for g in self.names.named_class_groups(text) for c in g}
+
+        def wider(ends: tuple[str, ...]) -> bool:
+            # the question names a class narrower than the far end ("not taken by any *student*" where the
+            # relation runs from any person): the absence of a person is not what it asks, and the plan
+            # cannot narrow its far end
+            return bool(ends) and any(ends[0] in self.vocab.ancestors(n) for n in named)
+
         for p in self.vocab.properties:
             if p.kind == "datatype" and self.vocab.fits(target, p.domains) and p.domains:
                 out.append((Step(property=p.name), f"{{T}} has no {property_words(p)}", ()))
             elif p.kind == "object":
                 said = self._forward(text, p.name) is not None
-                if (p.domains or said) and self.vocab.fits(target, p.domains):
+                if (p.domains or said) and self.vocab.fits(target, p.domains) and not wider(p.ranges):
                     far = self.names.class_words.get(p.ranges[0], "thing") if p.ranges else "thing"
                     step = Step(property=p.name)
                     out.append((step, clause("{T}", step, p, f"no {far}"), tuple(p.ranges[:1])))
-                if (p.ranges or said) and self.vocab.fits(target, p.ranges):
+                if (p.ranges or said) and self.vocab.fits(target, p.ranges) and not wider(p.domains):
                     far = self.names.class_words.get(p.domains[0], "thing") if p.domains else "thing"
                     step = Step(property=p.name, inverse=True)
                     out.append((step, clause("{T}", step, p, f"no {far}"), tuple(p.domains[:1])))

@@ -214,3 +214,28 @@ def test_an_address_asked_for_is_answered_by_one_or_not_at_all(tmp_path, embedde
         assert ans.layer == "none" and "hold no" in ans.text, (question, ans.text)
     ans = answer_ontology(s, "What is the phone number of Quayside Library?")
     assert ans.layer == "ontology" and "01700 400100" in ans.text, ans.text
+
+
+LESSONS = """@prefix : <http://example.org/lessons/> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:Person a owl:Class ; rdfs:label "person" .
+:Pupil a owl:Class ; rdfs:subClassOf :Person ; rdfs:label "pupil" .
+:Lesson a owl:Class ; rdfs:label "music lesson" .
+:attends a owl:ObjectProperty ; rdfs:domain :Person ; rdfs:range :Lesson ; rdfs:label "attends" .
+:ann a :Pupil ; rdfs:label "Ann Sorrel" ; :attends :harp .
+:bob a :Person ; rdfs:label "Bob Teague" ; :attends :lute .
+:harp a :Lesson ; rdfs:label "Harp for Beginners" .
+:lute a :Lesson ; rdfs:label "Lute Consort" .
+:oboe a :Lesson ; rdfs:label "Oboe Reeds" .
+"""
+
+
+def test_no_thing_of_a_narrower_class_is_not_the_absence_of_the_wider_one(tmp_path, embedder):
+    """"Not attended by any pupil": the relation runs from any person, and a plan cannot narrow its far end to
+    pupils — the lesson no person attends (Oboe Reeds) is not the answer (Lute Consort lacks pupils too), so
+    the layer passes the question down; asked of anyone, it answers."""
+    s = session(own_ontology(tmp_path, "lessons", LESSONS), embedder)
+    s.ontology.reason()
+    assert answer_ontology(s, "Which music lessons are not attended by any pupil?").layer == "none"
+    assert answer_ontology(s, "Which music lessons are not attended by anyone?").text == "Oboe Reeds"
