@@ -32,6 +32,12 @@ XSD = "http://www.w3.org/2001/XMLSchema#"
 RDF_TYPE = ox.NamedNode(RDF + "type")
 RDFS_LABEL = ox.NamedNode(RDFS + "label")
 
+
+def is_datatype(iri: str) -> bool:
+    """An IRI naming a datatype (XML Schema's, or RDF's literal types), not a class."""
+    return iri.startswith(XSD) or iri in (RDFS + "Literal", RDF + "langString", RDF + "PlainLiteral",
+                                          RDF + "XMLLiteral", RDF + "HTML", RDF + "JSON")
+
 STANDARD_PREFIXES = {"rdf": RDF, "rdfs": RDFS, "owl": OWL, "xsd": XSD}
 
 _BY_EXTENSION = {

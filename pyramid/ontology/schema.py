@@ -41,12 +41,14 @@ from typing import Literal
 import pyoxigraph as ox
 
 from pyramid.normalise import fold
+from pyramid.ontology.definitions import ClassDefinitions
 from pyramid.ontology.rdfio import (
     OWL,
     RDF,
     RDFS,
     STANDARD_PREFIXES,
     XSD,
+    is_datatype,
     local_name,
     namespace_of,
     rdf_format_for,
@@ -65,11 +67,6 @@ _PROPERTY_TYPES = _OBJECT_TYPES | {OWL + "DatatypeProperty", OWL + "AnnotationPr
 # Classes every OWL/RDFS tool knows; referring to them is never dangling.
 BUILTIN_CLASSES = {OWL + "Thing", OWL + "Nothing", RDFS + "Resource", RDFS + "Class", OWL + "Class",
                    RDFS + "Literal", RDFS + "Datatype", RDF + "Property"}
-
-
-def is_datatype(iri: str) -> bool:
-    return iri.startswith(XSD) or iri in (RDFS + "Literal", RDF + "langString", RDF + "PlainLiteral",
-                                          RDF + "XMLLiteral", RDF + "HTML", RDF + "JSON")
 
 
 def humanise(name: str) -> str:
@@ -314,7 +311,7 @@ class Schema:
             return found
         if not found:
             return self._said_ends(prop)[0]
-        defined = self._defined_by
+        defined = self._definitions.defined_by
         return list(dict.fromkeys(g for d in found for g in (defined[d][1] if defined.get(d, ("",))[0] == prop
                                                              else (d,))))
 
@@ -330,7 +327,7 @@ class Schema:
         then a superproperty's such ends, then its inverse's declared ends swapped ("member" from an
         Organization to a Person: "memberOf" from a Person to an Organization)."""
         for q in [prop, *self.superproperties(prop)]:
-            genus, fillers = self._restricted.get(q, ((), ()))
+            genus, fillers = self._definitions.restricted.get(q, ((), ()))
             if genus or fillers:
                 return list(genus), list(fillers)
         for q in [prop, *self.superproperties(prop)]:
@@ -343,75 +340,13 @@ class Schema:
         return [], []
 
     def defining_properties(self) -> dict[str, set[str]]:
-        """Per property, the classes defined by having it (owl:equivalentClass or the class's own intersection
-        restricting it): "Student ≡ Person ⊓ ∃takesCourse.Course" makes whatever takes a course a student."""
-        out: dict[str, set[str]] = defaultdict(set)
-        for cls, _, restrictions in self._definitions():
-            for prop, _, defining in restrictions:
-                if defining:
-                    out[prop].add(cls)
-        return dict(out)
+        """Per property, the classes defined by having it ("Student ≡ Person ⊓ ∃takesCourse.Course" makes
+        whatever takes a course a student): `pyramid.ontology.definitions`."""
+        return self._definitions.defining
 
     @cached_property
-    def _defined_by(self) -> dict[str, tuple[str, tuple[str, ...]]]:
-        """Classes defined as a named genus with a restriction on one property: class → (property, genus)."""
-        out: dict[str, tuple[str, tuple[str, ...]]] = {}
-        for cls, genus, restrictions in self._definitions():
-            if genus and len(restrictions) == 1 and restrictions[0][2]:
-                out[cls] = (restrictions[0][0], genus)
-        return out
-
-    @cached_property
-    def _restricted(self) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
-        """Per property restricted somewhere: the genera of the classes defined by it, and its fillers."""
-        genus: dict[str, dict[str, None]] = defaultdict(dict)
-        fillers: dict[str, dict[str, None]] = defaultdict(dict)
-        for _, named, restrictions in self._definitions():
-            for prop, filler, defining in restrictions:
-                fillers[prop].update(dict.fromkeys(filler))
-                if defining:
-                    genus[prop].update(dict.fromkeys(named))
-        return {p: (tuple(genus[p]), tuple(fillers[p])) for p in set(genus) | set(fillers)}
-
-    def _definitions(self) -> list[tuple[str, tuple[str, ...], list[tuple[str, tuple[str, ...], bool]]]]:
-        """Each named class's restrictions: (class, the named members of its defining intersection, [(property,
-        filler classes, defining)]) — defining when said by owl:equivalentClass or the class's own
-        owl:intersectionOf (OWL 1's RDF/XML), not by rdfs:subClassOf."""
-        out = []
-        for cls in self.classes:
-            named: list[str] = []
-            restrictions: list[tuple[str, tuple[str, ...], bool]] = []
-            for parts, defining in self._class_terms(cls):
-                for part in parts:
-                    if isinstance(part, ox.NamedNode):
-                        named += [part.value] if defining and len(parts) > 1 else []
-                    elif (r := self._restriction(part)) is not None:
-                        restrictions.append((*r, defining))
-            if restrictions:
-                out.append((cls, tuple(dict.fromkeys(named)), restrictions))
-        return out
-
-    def _class_terms(self, cls: str) -> list[tuple[list, bool]]:
-        """The class expressions a class is said to equal or to be under, each as its intersection's parts,
-        and whether it defines the class."""
-        terms = [(self._list(lst), True) for lst in self._objects(cls, OWL + "intersectionOf")]
-        for pred in (OWL + "equivalentClass", RDFS + "subClassOf"):
-            for term in self._objects(cls, pred):
-                lists = self._objects("_:" + term.value, OWL + "intersectionOf") if isinstance(term, ox.BlankNode) else []
-                terms += [(self._list(lists[0]) if lists else [term], pred == OWL + "equivalentClass")]
-        return terms
-
-    def _restriction(self, node) -> tuple[str, tuple[str, ...]] | None:
-        """An owl:Restriction's property and the classes its someValuesFrom / allValuesFrom names."""
-        if not isinstance(node, ox.BlankNode):
-            return None
-        key = "_:" + node.value
-        on = [o.value for o in self._objects(key, OWL + "onProperty") if isinstance(o, ox.NamedNode)]
-        if not on:
-            return None
-        filler = [m for pred in ("someValuesFrom", "allValuesFrom") for o in self._objects(key, OWL + pred)
-                  for m in self._members(o) if m != OWL + "Thing" and not is_datatype(m)]
-        return on[0], tuple(dict.fromkeys(filler))
+    def _definitions(self) -> ClassDefinitions:
+        return ClassDefinitions(self.classes, self._objects, self._list, self._members)
 
     def properties_of(self, class_iri: str) -> list[SchemaProperty]:
         """Properties a member of the class can have: domain is the class, a superclass or owl:Thing."""

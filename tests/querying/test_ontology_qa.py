@@ -99,7 +99,7 @@ def test_plan_mode_answers_mcq_and_maq_without_the_model(polyu_ws, embedder):
 def test_open_questions_in_unseen_wordings(polyu_ws, embedder, question, expected):
     s = session(polyu_ws, embedder)
     ans = answer_ontology(s, question)
-    assert ans.layer == "ontology" and expected in ans.text and ans.usage.calls == 0, (ans.text, ans.trace[1].input.get("readings"))
+    assert ans.layer == "ontology" and expected in ans.text and ans.usage.calls == 0, (ans.text, ans.trace[1].input)
 
 
 def test_a_name_that_is_also_a_value_is_read_as_the_value_the_question_names(polyu_ws, embedder):
