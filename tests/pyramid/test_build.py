@@ -1,6 +1,7 @@
 """`polyrag build`: the whole pyramid in one command, resumable, with a cost table; bad input leaves the
-workspace as it was. Runs the real local model (the grounded extractors call it only for close
-calls) over four of the demo documents, the real Oxigraph, LadybugDB and MiniLM."""
+workspace as it was. Four of the demo documents with the default reading by shape (three pages read against
+the schema, a news item by sentence: the real local model is there for the grounded reader's close calls),
+the real Oxigraph, LadybugDB and MiniLM."""
 
 from __future__ import annotations
 
@@ -43,7 +44,8 @@ def test_build_is_one_command_resumable_and_removes_everywhere(tmp_path, docs, c
     first = _build(["build", ws, "--docs", docs, "--schema", SCHEMA], capsys)
     assert list(first) == ["text", "kg", "ontology.schema", "ontology.extract", "ontology.reason"]
     assert first["text"]["outcome"].startswith("4 new, 0 changed documents")
-    assert first["kg"]["outcome"].startswith("grounded mode")
+    assert first["kg"]["outcome"].startswith("by-shape mode: 4 documents read")
+    assert "3 pages read, 1 documents by sentence" in first["ontology.extract"]["outcome"]
     s = Session(Workspace.open(ws))
     assert {"text", "kg", "ontology"} <= set(s.ws.manifest()["layers"])
     rows = s.ontology.select("PREFIX : <http://example.org/> SELECT ?d WHERE { ?s :works_for ?d ; "
@@ -58,7 +60,7 @@ def test_build_is_one_command_resumable_and_removes_everywhere(tmp_path, docs, c
     again = json.loads(out)
     steps = {s["step"]: s for s in again["steps"]}
     assert steps["text"]["outcome"].startswith("0 new, 0 changed documents; 0 chunks embedded")
-    assert "0 chunks extracted" in steps["kg"]["outcome"] and "ontology.schema" not in steps
+    assert "0 documents read" in steps["kg"]["outcome"] and "ontology.schema" not in steps
     assert again["usage"]["calls"] == 0
 
     # the table a person reads carries the same steps and a total

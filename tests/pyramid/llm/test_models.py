@@ -91,7 +91,7 @@ def test_demo_builds_three_layers_and_answers_from_several(tmp_path, capsys):
     flat = " ".join(out.split())
     answers = re.findall(r"A: (.*?) layer: (\w+)", flat)
     assert len(answers) == 4 and all(a.strip() for a, _ in answers)
-    assert "build cost" in flat and "ontology.extract" in flat and "grounded mode" in flat
+    assert "build cost" in flat and "ontology.extract" in flat and "by-shape mode" in flat  # each page by its shape
     layers = [layer for _, layer in answers]
     assert len(set(layers) - {"none"}) >= 2, layers
     # the first question is settled by the ontology with no model call: its answer is fixed
