@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import random
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,28 @@ def literal(value: Any, dtype: str = "xsd:string") -> str:
     """A Turtle literal, typed unless a plain string."""
     text = str(value).replace("\\", "\\\\").replace('"', '\\"')
     return f'"{text}"' if dtype == "xsd:string" else f'"{text}"^^{dtype}'
+
+
+def in_turn(groups: list[list[Any]], rng: random.Random) -> list[Any]:
+    """The candidate questions of every group (one group per sort of a kind), each group shuffled, taken from
+    the groups in turn, so that a kind mixes its sorts."""
+    queues = [rng.sample(g, len(g)) for g in groups if g]
+    rng.shuffle(queues)
+    out: list[Any] = []
+    while queues:
+        out += [q.pop() for q in queues]
+        queues = [q for q in queues if q]
+    return out
+
+
+def with_options(answer: str | list[str], pool: list[str], rng: random.Random) -> tuple[list[str], list[int]]:
+    """Options for a question: the gold answers and wrong ones from `pool` (three beside one answer; beside
+    several, enough for five, at least two), shuffled; and the gold's indexes."""
+    gold = answer if isinstance(answer, list) else [answer]
+    wrong = [p for p in dict.fromkeys(pool) if p not in gold]
+    opts = gold + rng.sample(wrong, min(len(wrong), 3 if len(gold) == 1 else max(2, 5 - len(gold))))
+    rng.shuffle(opts)
+    return opts, sorted(opts.index(g) for g in gold)
 
 
 def entity_ttl(prefix: str, key: str, cls: str, label: str, facts: dict[str, Any], ranges: dict[str, str] | None = None,

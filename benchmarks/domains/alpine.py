@@ -25,7 +25,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-from benchmarks.domains import DomainData, entity_ttl, literal
+from benchmarks.domains import DomainData, entity_ttl, in_turn, literal, with_options
 
 NS = "http://example.org/alpineclub#"
 PREFIXES = (f"@prefix ac: <{NS}> .\n"
@@ -1594,30 +1594,10 @@ KINDS = {"attribute": _q_attribute, "contact": _q_contact, "relation": _q_relati
          "class_membership": _q_class_membership, "date": _q_date, "year": _q_year, "numeric": _q_numeric}
 
 
-def _in_turn(groups: list[list[Cand]], rng: random.Random) -> list[Cand]:
-    """The candidates of all groups, shuffled within each, taken from the groups in turn."""
-    queues = [rng.sample(g, len(g)) for g in groups if g]
-    rng.shuffle(queues)
-    out = []
-    while any(queues):
-        for q in queues:
-            if q:
-                out.append(q.pop())
-    return out
-
-
-def _with_options(c: Cand, rng: random.Random) -> tuple[list[str], list[int]]:
-    gold = c.answer if isinstance(c.answer, list) else [c.answer]
-    wrong = [p for p in dict.fromkeys(c.pool) if p not in gold]
-    opts = gold + rng.sample(wrong, min(len(wrong), 3 if len(gold) == 1 else max(2, 5 - len(gold))))
-    rng.shuffle(opts)
-    return opts, sorted(opts.index(g) for g in gold)
-
-
 def _questions(w: World, said: set, rng: random.Random, per_kind: int = 6) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for kind, make in KINDS.items():
-        order = _in_turn(make(w, said, rng), rng)
+        order = in_turn(make(w, said, rng), rng)
         opens = [c for c in order if c.mode != "options"][:per_kind]
         chosen = [c for c in order if c.mode != "open" and all(c is not o for o in opens)][:per_kind]
         for i, c in enumerate(opens + chosen):
@@ -1626,7 +1606,7 @@ def _questions(w: World, said: set, rng: random.Random, per_kind: int = 6) -> li
             if i < len(opens):
                 out.append({**q, "type": "open", "answer": c.answer})
                 continue
-            options, answers = _with_options(c, rng)
+            options, answers = with_options(c.answer, c.pool, rng)
             out.append({**q, "type": "MAQ" if len(answers) > 1 else "MCQ", "options": options, "answers": answers})
     return out
 

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from benchmarks.domains import DomainData, entity_ttl, literal, property_ttl
+from benchmarks.domains import DomainData, entity_ttl, in_turn, literal, property_ttl, with_options
 
 NS = "http://example.org/cityservices#"
 PREFIXES = (f"@prefix cs: <{NS}> .\n"
@@ -1361,30 +1361,10 @@ KINDS = {"attribute": _q_attribute, "contact": _q_contact, "relation": _q_relati
          "class_membership": _q_class_membership, "date": _q_date, "year": _q_year, "numeric": _q_numeric}
 
 
-def _turns(groups: list[list[dict]], rng: random.Random) -> list[dict]:
-    """The candidates of all groups, shuffled within each, taken from the groups in turn."""
-    queues = [rng.sample(g, len(g)) for g in groups if g]
-    rng.shuffle(queues)
-    out = []
-    while any(queues):
-        for q in queues:
-            if q:
-                out.append(q.pop())
-    return out
-
-
-def _with_options(c: dict, rng: random.Random) -> tuple[list[str], list[int]]:
-    gold = c["a"] if isinstance(c["a"], list) else [c["a"]]
-    wrong = [p for p in dict.fromkeys(c["pool"]) if p not in gold]
-    opts = gold + rng.sample(wrong, min(len(wrong), 3 if len(gold) == 1 else max(2, 5 - len(gold))))
-    rng.shuffle(opts)
-    return opts, sorted(opts.index(g) for g in gold)
-
-
 def _questions(w: World, said: set, rng: random.Random, per_kind: int = 6) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for kind, make in KINDS.items():
-        order = _turns(make(w, said, rng), rng)
+        order = in_turn(make(w, said, rng), rng)
         opens = [c for c in order if c["mode"] != "options"][:per_kind]
         chosen = [c for c in order if c["mode"] != "open" and all(c is not o for o in opens)][:per_kind]
         for i, c in enumerate(opens + chosen):
@@ -1393,7 +1373,7 @@ def _questions(w: World, said: set, rng: random.Random, per_kind: int = 6) -> li
             if i < len(opens):
                 out.append({**q, "type": "open", "answer": c["a"]})
                 continue
-            options, answers = _with_options(c, rng)
+            options, answers = with_options(c["a"], c["pool"], rng)
             out.append({**q, "type": "MAQ" if len(answers) > 1 else "MCQ", "options": options, "answers": answers})
     return out
 

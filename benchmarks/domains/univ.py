@@ -22,7 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from benchmarks.domains import DomainData, entity_ttl, literal
+from benchmarks.domains import DomainData, entity_ttl, in_turn, literal
 
 NS = "http://swat.cse.lehigh.edu/onto/univ-bench.owl#"
 SCHEMA_PATH = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "lubm" / "univ-bench.owl"
@@ -1364,17 +1364,6 @@ KINDS = {"contact": _q_contact, "advisor": _q_advisor, "degree": _q_degree, "aff
          "class_list": _q_class_list, "count": _q_count, "two_hop": _q_two_hop, "inverse_list": _q_inverse_list}
 
 
-def _in_turn(groups: list[list[dict]], rng: random.Random) -> list[dict]:
-    """The candidates of every group, each group shuffled, taken from the groups in turn."""
-    queues = [rng.sample(g, len(g)) for g in groups if g]
-    rng.shuffle(queues)
-    out: list[dict] = []
-    while queues:
-        out += [q.pop() for q in queues]
-        queues = [q for q in queues if q]
-    return out
-
-
 def _options(c: dict, rng: random.Random) -> tuple[list[str], list[int]] | None:
     """Four options with one right, or a few right (at most three of a long list) among wrong ones."""
     gold = c["a"] if isinstance(c["a"], list) else [c["a"]]
@@ -1391,7 +1380,7 @@ def _options(c: dict, rng: random.Random) -> tuple[list[str], list[int]] | None:
 def _questions(w: World, said: set, rng: random.Random, per_kind: int = 6) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for kind, make in KINDS.items():
-        order = _in_turn(make(w, said, rng), rng)
+        order = in_turn(make(w, said, rng), rng)
         opens = [c for c in order if c["mode"] != "options"][:per_kind]
         rows = [{"type": "open", "question": rng.choice(c["q"]).format(x=c["x"]), "answer": c["a"]} for c in opens]
         for c in order:
