@@ -79,18 +79,26 @@ def triple_line(t: Triple) -> str:
 ANSWER_GROUNDING = 0.5  # share of the answer's content words the retrieved triples must hold
 
 
-def grounded_in(answer: str, triples: list[Triple], about: list[Triple] | None = None) -> bool:
-    """Is `answer` written from `triples`? At least ANSWER_GROUNDING of its content words occur in them,
-    and every number it writes occurs in those `about` what the question names (all of them when not
-    given). The tiny model's answer field holds "false", a made-up date or a word salad often enough
+def grounded_in(answer: str, triples: list[Triple], about: list[Triple] | None = None, question: str = "") -> bool:
+    """Is `answer` written from `triples`? At least ANSWER_GROUNDING of its content words occur in them (in
+    those `about` what the question names and those joined to them, when given), and of those it adds to the
+    `question`'s; every number it writes occurs in those `about` what the question names (all of them when
+    not given). The tiny model's answer field holds "false", a made-up date or a word salad often enough
     (seen on the demo), and another event's price beside the right words ("around 3.00 euros", seen on
     the city domain), that an answer the triples do not carry is replaced by the triples themselves."""
     terms = set(content_terms(answer))
     if not terms:
         return False
-    held = {w for t in triples for w in _tokenize(t.text())}
+    # the words come from what the question names or what that joins to, not from a namesake's facts beside
+    # them ("Adaeze Jovanovic belongs to the Department of Mathematics", from Priya Jovanovic's)
+    ends = {e.name for t in about or () for e in (t.subject, t.object)}
+    near = [t for t in triples if t.subject.name in ends or t.object.name in ends] if about else triples
+    held = {w for t in near for w in _tokenize(t.text())}
     numbers = {n for t in (triples if about is None else about) for n in _DIGITS.findall(t.text())}
-    return len(terms & held) / len(terms) >= ANSWER_GROUNDING and set(_DIGITS.findall(answer)) <= numbers
+    # what the answer adds to the question's own words is what it asserts: that must be held too
+    new = terms - set(content_terms(question))
+    return len(terms & held) / len(terms) >= ANSWER_GROUNDING and set(_DIGITS.findall(answer)) <= numbers and \
+        (not new or len(new & held) / len(new) >= ANSWER_GROUNDING)
 
 
 def format_facts(triples: list[Triple]) -> str:
@@ -242,14 +250,15 @@ def judge(llm: LLM, question: str, hits: list[TripleHit], tracer: Tracer, *, mod
             why += f" (the LLM reply failed its schema, counted as no: {failed[:120]})"
         # in every mode: a strong model can be told by a document to say something else
         about = [t for t in triples if t.subject.name in sig.linked or t.object.name in sig.linked]
-        if ok and text and not grounded_in(text, triples, about):
+        if ok and text and not grounded_in(text, triples, about, question):
             why += f"; the LLM's answer {text[:60]!r} is not in the triples, so the triples answer"
             text, cited_idx = "", []
         cited = [triples[i] for i in cited_idx]
         if ok and not cited:
-            # The model cited nothing: the best triple, then those naming a question entity among the top 5.
-            cited = [t for i, t in enumerate(triples[:5])
-                     if i == 0 or t.subject.name in sig.linked or t.object.name in sig.linked][:3]
+            # The model cited nothing: those naming a question entity among the top 5 (the best triple where none
+            # does: a namesake's fact ranked first is no fact of the one asked about).
+            cited = [t for t in triples[:5] if t.subject.name in sig.linked or t.object.name in sig.linked][:3] \
+                or triples[:1]
         # a number, a time, an address: the answer must hold one (querying.shapes; the KG links names itself)
         wanted = asked(question, framed=True)
         if ok and shaped and wanted.shape and not wanted.holds(" ".join([text, *map(triple_line, cited)])):
@@ -304,7 +313,10 @@ def _name_words(text: str) -> frozenset[str]:
 def same_thing(option: str, name: str) -> bool:
     """Does a KG entity's name name the option? The same words once titles, case, accents and a CJK
     rendering are set aside ("ZHANG Dan" = "ZHANG Dan 張丹 (Prof.)"), or one name of two words or
-    more wholly inside the other."""
+    more wholly inside the other. An e-mail, web address or phone number is only itself."""
+    if shape_of(option) is not None or shape_of(name) is not None:
+        # an address is the value itself: "www.steinkar-hut.example" names no "Steinkar Hut", whose words it holds
+        return option.strip().casefold() == name.strip().casefold()
     a, b = _name_words(option), _name_words(name)
     if not a or not b:
         return False

@@ -38,7 +38,8 @@ _ASKED: tuple[tuple[Shape, re.Pattern[str]], ...] = (
     ("phone", re.compile(r"\b(?:(?:tele)?phone|tel|fax|mobile)\s+(?:number|no)\b|\b(?:tele)?phone\b|"
                          r"\bnumbers?\b.*\b(?:call|ring|dial|text)\b|\b(?:call|ring|dial)\b.*\bnumbers?\b", re.IGNORECASE)),
     ("web", re.compile(r"\b(?:website|homepage|webpage|url|web\s+(?:address|page|site))\b|"
-                       r"\bwhere\b.*\bonline\b", re.IGNORECASE)),  # "Where can I read about X online?"
+                       # "Where can I read about X online?", "Where is X on the web?"
+                       r"\bwhere\b.*\b(?:online|on\s+the\s+(?:web|internet))\b", re.IGNORECASE)),
 )
 _NUMBER_WORDS = NUMBER_WORDS | set(CARDINALS)
 # "…, in millions of US dollars?", "In thousands of euros, …": an amount asked in a scale of a unit, said

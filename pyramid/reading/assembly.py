@@ -11,7 +11,7 @@ from dataclasses import replace
 from pyramid.normalise import fold, name_key
 from pyramid.reading.english import POSSESSIVES, PREDICATIVE_AS
 from pyramid.reading.entity_class import EntityClassifier
-from pyramid.reading.linking import HELD_BY_FLOOR, FactLinker
+from pyramid.reading.linking import DEFINING, HELD_BY_FLOOR, FactLinker
 from pyramid.reading.meaning import PropertyMeaning
 from pyramid.reading.page import Page, PageReading, ReadFact, Segment
 from pyramid.reading.terms import LABEL_LIKE, fits_class, fits_fact, named_iri, shape_of
@@ -31,7 +31,6 @@ _TRAILING_CODES = re.compile(rf"^(.+?)\s*[(\[]\s*((?:{_ONE_CODE})(?:\s*[/&,-]\s*
 
 
 NAME_WORD = "name"  # the word a property that holds a thing's name is named with ("has_name", "name")
-DEFINING = 0.25  # what a property that defines the entity's class adds to its score, among those that fit it
 
 
 class PageAssembler:

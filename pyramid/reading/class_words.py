@@ -52,8 +52,11 @@ class ClassWords:
             for w in split:
                 if _plural(w):
                     words -= _stems(w)
-        named = [c for c, sets in self.by_name.items() if any(ws <= words for ws in sets)]
-        return max(named, key=lambda c: len(self.vocab.ancestors(c))) if named else None
+        # the class whose name holds the most of the text's words ("research group" is a research group, not
+        # research), then the most specific
+        named = {c: max(len(ws) for ws in sets if ws <= words) for c, sets in self.by_name.items()
+                 if any(ws <= words for ws in sets)}
+        return max(named, key=lambda c: (named[c], len(self.vocab.ancestors(c)))) if named else None
 
     def label_class(self, label: str, *, head: bool = False) -> str | None:
         """The class a field's label names for the things under it ("Studio:", "Home department:"; with
@@ -253,6 +256,12 @@ def relational(value: str, class_word: Callable[[str], str | None]) -> bool:
     word only after the phrase's head and its "of" (the head of "Department of X" is "Department")."""
     head, sep, rest = value.partition(" of ")
     return bool(sep) and class_word(head) is None and class_word(rest) is not None
+
+
+def common_phrase(text: str) -> bool:
+    """No word of it is capitalised or a number: a common noun phrase ("work on plant immunity", "the
+    department"), which in a sentence describes something rather than names it."""
+    return not any(w[:1].isupper() or w[:1].isdigit() for w in text.split())
 
 
 def name_like(title: str) -> bool:

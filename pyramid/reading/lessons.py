@@ -20,7 +20,7 @@ from functools import cached_property
 import numpy as np
 
 from pyramid.normalise import fold, name_key
-from pyramid.reading.class_words import ClassWords, head_word
+from pyramid.reading.class_words import ClassWords, common_phrase, head_word
 from pyramid.reading.identity import without_code
 from pyramid.reading.meaning import PropertyMeaning
 from pyramid.reading.page import Page, PageReading, ReadFact, Segment
@@ -33,6 +33,7 @@ SHAPE_SHARE = 0.85        # a shape this share of a class's learnt names have, i
 MIN_SHAPE_EXAMPLES = 5    # values under a label before their shape (numbers or not) counts
 MIN_HEAD_COUNT = 2        # names sharing a head word this often, all of one class, make it the class's word
 HEAD_SHARE = 0.8          # … all but a few: this share of the names with the head word are of that class
+_CLOSING_CODE = re.compile(r"\([A-Za-z]{2,6}\s?\d[0-9A-Za-z]{1,6}\)$")  # a name's code in brackets, closing it
 MAX_COMMON_WORDS = 3       # a common noun this short beside a known one in "a and b" is a second value
 CLOSEST_EXAMPLES = 3      # a value's likeness to a property: mean cosine to this many of its closest examples
 
@@ -97,7 +98,8 @@ class CorpusLessons:
                 for item in items:
                     by_label = self.words.label_class(seg.context) if seg.kind == "field" and \
                         len(item.split()) <= MAX_ITEM_WORDS else None
-                    kind = self.words.class_word(item) or by_label
+                    # (a sentence's common noun phrase, "work on plant immunity", names no thing of a class)
+                    kind = (None if seg.kind == "prose" and common_phrase(item) else self.words.class_word(item)) or by_label
                     if kind:
                         self.known.setdefault(name_key(item), kind)
                     if by_label:
@@ -115,7 +117,9 @@ class CorpusLessons:
                         for item in items:
                             # a class's name ("Role: councillor") says what the entity is, not what the
                             # property's values look like
-                            if len(bag) < MAX_EXAMPLES and item not in bag and not self.words.only_class_words(item):
+                            # … nor is a thing's name (another page's title)
+                            if len(bag) < MAX_EXAMPLES and item not in bag and not self.words.only_class_words(item) \
+                                    and not self._names_thing(item):
                                 bag.append(item)
         self._learn_numeric(shapes)
         for head, names in heads.items():
@@ -178,13 +182,18 @@ class CorpusLessons:
                 bag = self.examples.setdefault(f.prop, [])
                 # a value of many words is a sentence or a list left whole: as an example it would make
                 # every value sharing a word with it look like the property's
+                # … nor is a thing's name one ("Research group: Marine Biology Unit", a person's page title)
                 if len(bag) < MAX_EXAMPLES and f.value not in bag and len(f.value.split()) <= MAX_ITEM_WORDS \
-                        and not self.words.only_class_words(f.value):
+                        and not self.words.only_class_words(f.value) and not self._names_thing(f.value):
                     bag.append(f.value)
                     gained = True
         if gained:
             self._forget_examples()
         return gained
+
+    def _names_thing(self, value: str) -> bool:
+        """The value names a thing: a class's word in it, a name the corpus typed, a page's title."""
+        return bool(self.class_named(value)) or any(k in self.words.titles for k in name_keys(value))
 
     def _typed_by_field(self, f: ReadFact, fields: dict[str, str]) -> bool:
         """A thing a field's plain label links to ("Specialty: Renal Medicine") is of the property's
@@ -283,8 +292,10 @@ class CorpusLessons:
                 if self.class_named(left) and self.word_of(right):
                     return [left, *self.things(right)]
                 nxt = without_article(right).split(" and ")[0]
+                # (… or two names each closed by its own code: "Genetics (BIOL 432) and Ecology (BIOL 210)")
+                coded = _CLOSING_CODE.search(left) is not None and _CLOSING_CODE.search(nxt) is not None
                 if (self.titled.intersection(name_keys(left)) and self.titled.intersection(name_keys(nxt))) or \
-                        self._known_pair(left, nxt):
+                        coded or self._known_pair(left, nxt):
                     return [left, *self.things(right)]  # two pages' titles or two known names ("X and the Y")
         return [value]
 

@@ -13,7 +13,7 @@ from functools import cached_property
 import numpy as np
 
 from pyramid.normalise import codes_in, fold, name_key
-from pyramid.reading.class_words import ClassWords, name_head, name_like, relational
+from pyramid.reading.class_words import ClassWords, common_phrase, name_head, name_like, relational
 from pyramid.reading.english import POSSESSIVES, PREDICATIVE_AS, PROPERTY_NAME_FUNCTION_WORDS
 from pyramid.reading.lessons import CorpusLessons, name_keys
 from pyramid.reading.meaning import CONFIDENT, MIN_SIMILARITY, PropertyMeaning
@@ -43,6 +43,7 @@ YEAR_MARGIN = 0.01        # a year goes to a property of years before a count's,
 TYPED_LINK = 1.0          # what the other end's known class adds to a link's score (the types decide)
 REVERSED = 0.3            # a link the named thing holds to the page's entity, below one the entity holds itself
 HELD_BY_FLOOR = TYPED_LINK - REVERSED + MIN_SIMILARITY  # …and the least score it is read at
+DEFINING = 0.25           # what a property that defines the entity's class adds to its score (pyramid.reading.assembly)
 MIN_IN_TITLE_CHARS = 2    # an item this short is inside any title by chance
 
 
@@ -147,6 +148,10 @@ class FactLinker:
             # a list mostly of things of one class states one property: its other items are of that class
             # too ("thriller and horror" where the corpus gave "horror" as a genre)
             return [next(k for k in kinds if k is not None)] * len(items), []
+        if len(items) > 1 and len(known := set(kinds) - {None, ""}) == 1:
+            # … and so are its items that are other pages' titles ("A, B and C" where only B's page said what B is)
+            cls = known.copy().pop()
+            return [cls if k == "" and name_key(item) in self.words.titles else k for k, item in zip(kinds, items)], []
         return kinds, []
 
     def _value_options(self, seg: Segment, item: str, kind: str | None, scores: tuple[np.ndarray, np.ndarray],
@@ -155,6 +160,9 @@ class FactLinker:
         and the words' meaning alone)."""
         sims, raw = scores
         said = self._said_by_noun(item)
+        # "took her doctorate", "his first degree": a thing of the entity's a sentence refers to, a value of a
+        # property only where the words plainly say which
+        possessed = item.split()[:1] and item.split()[0].lower() in POSSESSIVES
         out = []
         for j, p in enumerate(self.meaning.props):
             if only is not None and p.iri != only:
@@ -169,6 +177,7 @@ class FactLinker:
                 stated, score = typed_form(p, said[p.iri][0]), max(score, said[p.iri][1])
             if p.kind == "datatype" and score >= MIN_SIMILARITY and self.lessons.takes(p, stated) and \
                     not (is_named(p) and (seg.kind == "prose" or (raw[j] < CONFIDENT and not in_title))) and \
+                    not (seg.kind == "prose" and possessed and raw[j] < CONFIDENT) and \
                     not (kind and self._individual(seg, item) and raw[j] < CONFIDENT and not self._an_example(p.iri, item)):
                 # (a thing of a known class, named as one — a page's title, an item under a class's label — is
                 # a plain value only where the words plainly say so, or where the corpus gave it to the property
@@ -270,11 +279,31 @@ class FactLinker:
         "Students supervised: A, B" on a supervisor's): both ends declared (or said by the schema), the thing of
         the domain, the words meaning the relation — below a link the page's entity holds itself (`REVERSED`);
         the entity's class checks the range."""
-        return [(TYPED_LINK + float(raw[j]) - REVERSED, ReadFact("", p.iri, item, True, kind, context, reverse=True))
+        # (one that defines the named thing's class may be said with fewer of its words, as `assembly.DEFINING`
+        # raises it; where a label names that class, it says the relation plainly: "Faculty directory: A, B"
+        # lists those who work for the page's department, a faculty member being one who works for something)
+        lineage = {kind, *self.vocab.ancestors(kind)}
+        # (… and so does a sentence's word for the class: "Professor Ann Lee chairs the department", a chair
+        # being whoever heads one)
+        labelled = self.words.label_class(context) or self.words.class_word(context)
+        said = {labelled, *self.vocab.ancestors(labelled)} if labelled else set()
+        # the property defining the class said the most narrowly says it most: a chair heads something, and
+        # works for something as every faculty member does
+        depth = {p.iri: max(len(self.vocab.ancestors(c)) for c in made) for p in self.meaning.props
+                 if (made := self.vocab.defines.get(p.iri, set()) & said)}
+        deepest = max(depth.values(), default=None)
+
+        def score(j: int, p) -> float:
+            held = float(raw[j]) - REVERSED
+            if p.iri in depth:
+                held = max(held, CONFIDENT + (DEFINING if depth[p.iri] == deepest else 0.0))
+            return TYPED_LINK + held
+        return [(score(j, p), ReadFact("", p.iri, item, True, kind, context, reverse=True))
                 for j, p in enumerate(self.meaning.props)
                 if p.kind == "object" and p.domains and p.ranges and self.vocab.fit(kind, p.domains) == 1.0
                 # (a property with an inverse: the inverse says it forwards)
-                and TYPED_LINK + float(raw[j]) - REVERSED >= HELD_BY_FLOOR and not self.vocab.inverses.get(p.iri)]
+                and score(j, p) + (DEFINING if self.vocab.defines.get(p.iri, set()) & lineage else 0.0) >= HELD_BY_FLOOR
+                and not self.vocab.inverses.get(p.iri)]
 
     def _common_kinds(self, seg: Segment, items: list[str]) -> list[list[tuple[float, ReadFact]]]:
         """Names before a common noun of their kind ("the drama and horror genres"), or after its plural
@@ -314,6 +343,9 @@ class FactLinker:
             return None  # "up to 160 people" says how many, not who
         if relational(value, self.words.class_word) or value.split()[:1] and value.split()[0].lower() in POSSESSIVES:
             return None  # "Head of the Department of X" is a role in one; "its lead clinician" a description
+        if seg.kind == "prose" and common_phrase(value) and \
+                not any(k in self.lessons.known or k in self.words.titles for k in name_keys(value)):
+            return None  # a sentence's common noun phrase describes ("work on plant immunity", "the department"): no name
         named = self.lessons.class_named(value)
         if named:
             return named
@@ -339,11 +371,17 @@ class FactLinker:
         if is_date(item):
             sims = np.maximum(sims, self._date_floor)
         elif (shape := shape_of(item)) is not None:  # a phone number, an e-mail or web address, whole
-            sims = np.maximum(sims, self._shape_floor(shape))
+            sims = self._shaped(sims, shape)
         shaped = shaped_part(item)
         if shaped is not None:
-            sims, item = np.maximum(sims, self._shape_floor(shaped[0])), shaped[1]
+            sims, item = self._shaped(sims, shaped[0]), shaped[1]
         return sims, item
+
+    def _shaped(self, sims: np.ndarray, shape: str) -> np.ndarray:
+        """A value of this shape states a property named for the shape, where the schema has one: "her office
+        line is (555) 342-5958" is a telephone number, not an office's number."""
+        floor = self._shape_floor(shape)
+        return np.where(floor > 0, np.maximum(sims, floor), 0.0) if floor.any() else sims
 
     def _shape_floor(self, shape: str) -> np.ndarray:
         return np.array([CONFIDENT if p.kind == "datatype" and shape_named(p) == shape else 0.0

@@ -15,13 +15,14 @@ import numpy as np
 
 from pyramid.embeddings import Embedder
 from pyramid.normalise import fold
-from pyramid.reading.english import PREPOSITIONS, TOPIC_PREPOSITIONS
-from pyramid.vocab import Term, Vocab
+from pyramid.reading.english import PREPOSITIONS, PROPERTY_NAME_FUNCTION_WORDS, TOPIC_PREPOSITIONS
+from pyramid.vocab import Term, Vocab, singular
 
 MIN_SIMILARITY = 0.30     # a datatype property this far from a field's label (cosine) is not what it states
 SHARED_BY = 3             # a word in this many property names is a prefix, not a meaning
 CONFIDENT = 0.5           # a field label this close to one property, …
 CONFIDENT_MARGIN = 0.1    # … and this much closer than to any other, plainly means it: its values are examples
+SAID_WORD = 0.1           # what a context adds for saying a property's own telling words ("master's degree at")
 
 
 
@@ -67,6 +68,10 @@ class PropertyMeaning:
         if key not in self._vec:
             self._vec[key] = self.embedder.embed_one(context or "value", kind="query")
         sims = self._prop_matrix @ self._vec[key]
+        # MiniLM hardly tells "master's degree" from "bachelor's degree": the word said decides between names
+        # that differ in it
+        said = {_stem(w) for w in key.replace(":", " ").split()}
+        sims = sims + SAID_WORD * np.array([len(said & ws) / len(ws) if ws else 0.0 for ws in self._telling_words])
         # a relation said with a preposition of topic ("published on", "work on", "writes about") states
         # what something is about: a property named with another preposition ("has published in" a venue,
         # "works in" a place) is another relation, however alike the verbs (MiniLM scores the verb and
@@ -76,6 +81,13 @@ class PropertyMeaning:
             other = [bool(q) and q not in TOPIC_PREPOSITIONS for q in self._prop_prepositions]
             sims = np.where(other, np.minimum(sims, 0.0), sims)
         return sims
+
+    @cached_property
+    def _telling_words(self) -> list[set[str]]:
+        """Each property's content words that few other names share (not "has", "degree" or "from" where three
+        names hold them), stemmed."""
+        return [{_stem(w) for w in p.words.split() if w not in self._shared_words and w not in PREPOSITIONS
+                 and w not in PROPERTY_NAME_FUNCTION_WORDS} for p in self.props]
 
     @cached_property
     def _prop_prepositions(self) -> np.ndarray:
@@ -126,3 +138,9 @@ class PropertyMeaning:
         if vec is None:
             vec = self._value_vec[value] = self.embedder.embed_one(value, kind="document")
         return vec
+
+
+def _stem(word: str) -> str:
+    """A word as names are compared: folded, without a possessive's "'s", singular."""
+    word = word.strip(".,;:?!()\"").removesuffix("'s").removesuffix("’s")
+    return singular(word) if word else word

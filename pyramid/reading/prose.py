@@ -177,7 +177,9 @@ class ProseReader:
             return True
         determined = any(t.dep_ == "det" and t.lower_ in DEFINITE_DETERMINERS for t in span)
         # or a thing of the entity's: "its projects", "current projects by X" (X stood in by a pronoun)
-        owned = any(c.dep_ == "poss" and c.pos_ == "PRON" or
+        # ("her bachelor's degree": the pronoun is the possessive noun's)
+        owned = any(c.dep_ == "poss" and (c.pos_ == "PRON" or c.pos_ == "NOUN" and
+                                          any(k.dep_ == "poss" and k.pos_ == "PRON" for k in c.children)) or
                     c.dep_ == "prep" and any(o.dep_ == "pobj" and o.pos_ == "PRON" for o in c.children)
                     for c in subject.children)
         # the noun's own words decide, not what is said after it ("The actor, born in Canada, …")
@@ -282,21 +284,25 @@ class ProseReader:
                 value = span.text.strip(" ,.")
                 if tok.dep_ == "dobj" and tok.head == root:
                     objects[tok.i] = value
-                context = _context_of(tok, root, subjects, objects, value)
                 mention = any(e.start <= tok.i < e.end and e.label_ in _ENTITY_LABELS for e in sent.ents)
-                out.append(Segment(context, value, "prose", mention=mention, sentence=n,
-                                   complement=context == value and tok.dep_ == "attr"))
+                contexts = [f"{_noun_words(o)} {tok.head.text}" for o in _coordinated_objects(tok, root, objects)] or \
+                    [_context_of(tok, root, subjects, objects, value)]
+                out += [Segment(context, value, "prose", mention=mention, sentence=n,
+                                complement=context == value and tok.dep_ == "attr") for context in contexts]
         return out + _counts_aside(sent, n, lambda tok: tok.i not in taken and _in_other_clause(tok, root))
 
     def _kinds_named(self, sent, subjects: list, root, n: int) -> list[Segment]:
         """What the entity is, said by a noun that names a class: the definite noun standing for it
         ("The actor, born in 1943, …"), a title before its name ("Director Ama Ruiz spoke …", the name
         stood in by "It"), a copula's complement with words after it ("It is an actor born in 1954")."""
-        nouns = [s for s in subjects if s.pos_ == "NOUN" and any(t.dep_ == "det" for t in s.children)]
+        # (a plural, "the full professors are A and B", stands for those it lists, not for the page's one entity)
+        nouns = [s for s in subjects if s.pos_ == "NOUN" and s.tag_ != "NNS" and any(t.dep_ == "det" for t in s.children)]
         nouns += [t for t in sent if t.i + 1 < sent.end and sent.doc[t.i + 1].lower_ == "it" and
                   sent.doc[t.i + 1] in subjects and t.pos_ in ("NOUN", "PROPN") and t.head == root]
+        # ("There are 39 students in …" says what there is, not what the entity is)
         nouns += [t for t in root.children if t.dep_ == "attr" and t.pos_ == "NOUN" and t.text.islower()
-                  and any(c.dep_ in ("acl", "prep", "relcl") or (c.dep_ == "amod" and c.i > t.i) for c in t.children)]
+                  and any(c.dep_ in ("acl", "prep", "relcl") or (c.dep_ == "amod" and c.i > t.i) for c in t.children)
+                  and not any(c.dep_ == "expl" for c in root.children)]
         # "works as a facility manager for the council": the noun of a predicative "as", without what follows it
         nouns += [o for p in root.children if p.dep_ == "prep" and p.lower_ == PREDICATIVE_AS
                   for o in p.children if o.dep_ == "pobj" and o.pos_ == "NOUN" and o.text.islower() and
@@ -423,8 +429,9 @@ def _context_of(tok, root, subjects: list, objects: dict[int, str], value: str) 
         context = " ".join(w.text for w in sorted(words, key=lambda w: w.i)) or \
             " ".join(w.text for w in _path(tok, root))
         if subjects and _said_through(subjects[0]):
-            # "The research of X spans …": the noun the entity is said through is what is stated
-            context = f"{subjects[0].text} {context}"
+            # "The research of X spans …", "Her undergraduate degree is from X": the noun the entity is said
+            # through is what is stated
+            context = f"{_noun_words(subjects[0])} {context}"
     return context
 
 
@@ -464,7 +471,7 @@ def _whole_value_segments(sent, root, subjects: list, taken: set[int], n: int) -
             context = " ".join(w.text for w in _path(span.root, root) if w.pos_ in ("VERB", "AUX", "ADP")
                                and not (span.start <= w.i < span.end)) or root.text
             if subjects and _said_through(subjects[0]):
-                context = f"{subjects[0].text} {context}"  # "The address is 19 Mill Road": what is said
+                context = f"{_noun_words(subjects[0])} {context}"  # "The address is 19 Mill Road": what is said
             out.append(Segment(context, span.text, "prose", sentence=n))
             taken.update(t.i for t in span)
     return out
@@ -582,6 +589,10 @@ def _value_span(tok, names_thing):
     cut += [t for t in tok.subtree if t.dep_ == "prep" and t.i != tok.i and t.lower_ not in NAME_HEAD_PREPOSITIONS and
             any(names_thing(_span(o).text) for o in t.children if o.dep_ == "pobj")]
     cut += [t for t in tok.subtree if t.dep_ == "relcl" and t.i != tok.i]
+    if tok.pos_ == "PROPN":
+        # "the department's Marine Biology Unit": the name is the value, whose it is is said around it (a
+        # capitalised possessor is the name's own word: "the Miners' Track", "Saint Brendan's University")
+        cut += [a for a in tok.children if a.dep_ == "poss" and a.i < tok.i and a.text.islower()]
     cut_ids = {w.i for a in cut for w in a.subtree}
     keep = [t for t in tok.subtree if t.i not in cut_ids]
     keep = [t for t in keep if t.dep_ not in ("det", "punct") or t.text in _KEPT_PUNCTUATION]
@@ -616,7 +627,10 @@ def _known_names_pattern(names: Iterable[str]) -> re.Pattern | None:
     Physics"), longest first, as one pattern."""
     kept = sorted({n.strip() for n in names if len(n.split()) >= MIN_KNOWN_NAME_WORDS and n[:1].isupper() and
                    any(w.islower() or not w.isalnum() for w in n.split()[1:])}, key=len, reverse=True)
-    return re.compile("|".join(rf"(?<![\w-]){re.escape(n)}(?![\w-])" for n in kept)) if kept else None
+    # (with the code a page writes after it in brackets, "Topics in Genetics (BIOL 432)": the parser takes a
+    # bracketed code for a clause of its own and loses the list it stands in)
+    code = r"(?:\s*\([A-Za-z]{2,6}\s?\d[0-9A-Za-z]{1,6}\))?"
+    return re.compile("|".join(rf"(?<![\w-]){re.escape(n)}{code}(?![\w-])" for n in kept)) if kept else None
 
 
 def _names_stood_in(text: str, known: re.Pattern | None) -> tuple[str, dict[str, str]]:
@@ -712,9 +726,28 @@ def parse_in_sentences(nlp, text: str):
 
 def _noun_words(noun) -> str:
     """A noun with the compounds and adjectives before it ("research interests" of "her research
-    interests"), without determiners and possessives."""
-    words = [c for c in noun.children if c.dep_ in ("compound", "amod") and c.i < noun.i] + [noun]
-    return " ".join(w.text for w in sorted(words, key=lambda w: w.i))
+    interests"), and a common noun's possessive that makes it a kind ("master's degree"), without
+    determiners and possessive pronouns or names."""
+    words = [c for c in noun.children if c.i < noun.i and (c.dep_ in ("compound", "amod") or
+                                                           (c.dep_ == "poss" and c.pos_ == "NOUN"))]
+    words += [k for c in words if c.dep_ == "poss" for k in c.children if k.dep_ == "case"]
+    return "".join(w.text_with_ws for w in sorted([*words, noun], key=lambda w: w.i)).strip()
+
+
+def _coordinated_objects(tok, root, objects: dict[int, str]) -> list:
+    """The nouns a preposition's object is said of when it follows coordinated objects of the verb ("took her
+    master's degree and her doctorate at X": X is where each was taken), each; [] for any other."""
+    prep = tok.head
+    if tok.dep_ != "pobj" or prep.dep_ != "prep":
+        return []
+    noun = prep.head
+    while noun.dep_ == "conj" and noun.head.i != noun.i:
+        noun = noun.head
+    if noun.i not in objects and not (noun == root and (noun := next((c for c in root.children if c.i in objects
+                                                                       and c.i < prep.i), None)) is not None):
+        return []
+    nouns = [noun, *(c for c in noun.conjuncts if c.pos_ == "NOUN")]
+    return nouns if len(nouns) > 1 else []
 
 
 def _said_through(subject) -> bool:
@@ -802,7 +835,7 @@ def _list_segment(sent, root, subjects: list, n: int) -> tuple[Segment, set[int]
     head = next((t for t in listed if t.dep_ in ("dobj", "attr", "oprd", "pobj")), listed[0])
     context = " ".join(w.text for w in _path(head, root) if w.pos_ in ("VERB", "AUX", "ADP")) or root.text
     if subjects and _said_through(subjects[0]):
-        context = f"{subjects[0].text} {context}"
+        context = f"{_noun_words(subjects[0])} {context}"
     return Segment(context, listed.text.strip(" ,."), "prose", sentence=n), {t.i for t in listed}
 
 

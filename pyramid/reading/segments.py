@@ -22,7 +22,7 @@ from pyramid.reading.meaning import CONFIDENT, MIN_SIMILARITY, PropertyMeaning
 from pyramid.reading.page import Segment
 from pyramid.reading.prose import ProseReader
 from pyramid.reading.tables import record_tables
-from pyramid.reading.terms import is_date, quantity_number
+from pyramid.reading.terms import is_date, is_named, quantity_number
 from pyramid.reading.values import MAX_ITEM_WORDS, NUMBER, list_items, short_items
 
 MIN_SENTENCE_WORDS = 4    # a value this long with a finite verb and a full stop is a sentence
@@ -76,11 +76,16 @@ class PageSegmenter:
     def __init__(self, meaning: PropertyMeaning, words: ClassWords, prose: ProseReader) -> None:
         self.meaning, self.words, self.prose = meaning, words, prose
 
+    def _names_label(self, label: str) -> bool:
+        """The label plainly means the property that names things ("Name", "Full name")."""
+        prop = self.meaning.confident(label)
+        return prop is not None and is_named(self.meaning.vocab.by_iri[prop])
+
     def segments(self, title: str, text: str) -> tuple[list[Segment], list[str]]:
         """The page's fields and the values its sentences state, with its sentences (for what is
         left over: the description)."""
         raw = text.splitlines()
-        out, tabled = record_tables(raw, self.words.names_thing, self.words.only_class_words)
+        out, tabled = record_tables(raw, self.words.names_thing, self.words.only_class_words, self._names_label)
         prose: list[str] = []
         lines = [line for n, ln in enumerate(raw) for part in _parts(_EMPHASIS.sub("", "" if n in tabled else ln))
                  for line in _question_and_answer(_without_run_in_heading(_TURN_MARK.sub("", part.rstrip())))]

@@ -52,10 +52,12 @@ def _blocks(lines: list[str]) -> list[tuple[list[int], list[list[str]]]]:
     return out
 
 
-def record_tables(lines: list[str], names_thing: Callable[[str], bool],
-                  only_class_words: Callable[[str], bool]) -> tuple[list[Segment], set[int]]:
+def record_tables(lines: list[str], names_thing: Callable[[str], bool], only_class_words: Callable[[str], bool],
+                  names_label: Callable[[str], bool] = lambda _: False) -> tuple[list[Segment], set[int]]:
     """The page's tables of records: for each, the first column's names as one list under its header, and
-    the numbers of the lines the table takes (read no further)."""
+    the numbers of the lines the table takes (read no further). A header that only says the cells are names
+    ("Name") says nothing of how the page relates to them: the short line just above the table, its heading
+    ("Faculty directory"), says it, where there is one."""
     out: list[Segment] = []
     taken: set[int] = set()
     for numbers, rows in _blocks(lines):
@@ -67,6 +69,10 @@ def record_tables(lines: list[str], names_thing: Callable[[str], bool],
         things = [n for n in names if names_thing(n) and not only_class_words(n)]
         if len(things) < THING_SHARE * len(body):
             continue
-        out.append(Segment(header[0], "; ".join(dict.fromkeys(names)), "field"))
+        label = header[0]
+        above = lines[numbers[0] - 1].strip().rstrip(":") if numbers[0] > 0 else ""
+        if names_label(label) and above and len(above.split()) <= MAX_HEADER_WORDS and _cells(above) is None:
+            label = above
+        out.append(Segment(label, "; ".join(dict.fromkeys(names)), "field"))
         taken.update(numbers)
     return out, taken

@@ -7,6 +7,7 @@ answers another question is a wrong answer, worse than none."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 
@@ -19,6 +20,7 @@ from querying.planning.cues import (
     ASKS_WHO,
     COUNTING,
     LOCATIVE,
+    SIZE_ASKED,
     WHEN,
     asks_a_number,
     asks_number_of_things,
@@ -71,7 +73,8 @@ class AskedKeeper:
     def keep(self, d: PlanDraft, question: str, anchors: list[Anchor],
              readings: list[QuestionReading]) -> list[QuestionReading] | None:
         checks: list[Check] = [self.of_asked_class, self.of_asked_time, self.of_asked_number, self.of_someone,
-                               self.of_where, self.of_counted, self.of_named_relation, self.of_named_classes]
+                               self.of_where, self.of_counted, self.of_named_relation, self.of_named_classes,
+                               self.of_said_steps]
         kept: list[QuestionReading] | None = readings
         for check in checks:
             if kept is None:
@@ -92,7 +95,7 @@ class AskedKeeper:
         # unrelated class (the staff who work on X) is no answer, however few readings there are; nor is
         # a value ("Which unit is X based on?" answered "2009"), unless its values name things of that class
         words = words_outside(question, anchors)
-        kept = [r for r in readings if self._answers_with(r, asked, words)]
+        kept = [self._narrowed(r, asked) for r in readings if self._answers_with(r, asked, words)]
         if len(kept) < len(readings):
             d.decisions["asked_class"] = (f"{self.names.short(asked)}: {len(readings) - len(kept)} reading(s) "
                                           "answering with another class set aside")
@@ -101,6 +104,15 @@ class AskedKeeper:
                         "that joins what it names answers with one")
             return None
         return kept
+
+    def _narrowed(self, r: QuestionReading, asked: str) -> QuestionReading:
+        """A reading that answers with a class above the one asked for answers with things of the asked one
+        only: "Which valley is X in?" read as the places X is in is the valleys among them, not a hut."""
+        term = self.vocab.by_iri.get(asked)
+        if r.kind != "members" or not r.answer_class or term is None or r.answer_class == asked or \
+                r.answer_class not in self.vocab.ancestors(asked):
+            return r
+        return dataclasses.replace(r, plan=r.plan.model_copy(update={"target": term.name}), answer_class=asked)
 
     def _of_asked_noun(self, d: PlanDraft, question: str, anchors: list[Anchor],
                        readings: list[QuestionReading]) -> list[QuestionReading]:
@@ -237,11 +249,18 @@ class AskedKeeper:
         if not groups:
             return readings
 
+        defined: dict[str, set[str]] = {}
+        for prop, classes in self.vocab.defines.items():
+            for c in classes:
+                defined.setdefault(c, set()).add(prop)
+
         def covers(r: QuestionReading) -> bool:
             counted = self.vocab.get(r.plan.rank.counted) if r.plan.rank and r.plan.rank.counted else None
             met = {c for c in (r.answer_class, *r.mids, *(c for a in r.anchors for c in a.classes),
                                counted.iri if counted else None) if c}
-            return all(any(self.vocab.compatible(n, c) for n in group for c in met) for group in groups)
+            used = r.plan.properties()
+            return all(any(self.vocab.compatible(n, c) and self._reaches(n, c, defined, used) for n in group for c in met)
+                       for group in groups)
         kept = [r for r in readings if covers(r)]
         if not kept:
             said = ", ".join(" or ".join(self.names.class_words[c] for c in sorted(g)) for g in groups)
@@ -250,6 +269,51 @@ class AskedKeeper:
         if len(kept) < len(readings):
             d.decisions["named_classes"] = f"{len(readings) - len(kept)} reading(s) leaving a named class out set aside"
         return kept
+
+    def of_said_steps(self, d: PlanDraft, question: str, anchors: list[Anchor],
+                      readings: list[QuestionReading]) -> list[QuestionReading] | None:
+        """A reading that passes through things the question does not name must take a relation it says in
+        one of its steps: "the department Amara Conti belongs to", "X's advisor", "the staff of the faculty" say
+        the way; "Which valley is Ossenau in?" read through the trail that comes out at Ossenau and leads up a
+        summit answers another question. None (the reason said) when every reading does so."""
+        # (what a thing lacks is read by the absence readings' own rules: querying.planning.absence)
+        mids = [r for r in readings if r.mids and not r.plan.absent]
+        if not mids:
+            return readings
+        words = words_outside(question, anchors)
+        text = masked(question, anchors)
+        named = {c for g in self.names.named_class_groups(text) for c in g}
+        # "Which town is the Heron in?": a boat is in the town its marina stands in — a chain of places
+        where = bool(ASKS_WHERE.search(question) or LOCATIVE.search(text.rstrip(" ?.!").lower()))
+
+        told: dict[str, tuple[bool, bool]] = {}  # property name → (its words said, a name of it says where)
+
+        def tells(name: str) -> tuple[bool, bool]:
+            if name not in told:
+                t = self.vocab.get(name)
+                told[name] = (False, False) if t is None else \
+                    (bool(names_content_words([property_words(t), *t.names]) & words),
+                     any(LOCATIVE.search(n) for n in t.names))
+            return told[name]
+
+        def said(r: QuestionReading) -> bool:
+            if all(any(self.vocab.compatible(m, c) for c in named) for m in r.mids):
+                return True
+            steps = [tells(name) for name in r.plan.properties()]
+            return any(w for w, _ in steps) or (where and bool(steps) and all(loc for _, loc in steps))
+        kept = [r for r in readings if not r.mids or r.plan.absent or said(r)]
+        if len(kept) < len(readings):
+            d.decisions["said_steps"] = (f"{len(readings) - len(kept)} reading(s) through relations the question "
+                                         "does not say set aside")
+        return _or_why(d, kept, "every reading passes through things the question does not name, by relations it does not say")
+
+    def _reaches(self, named: str, met: str, defined: dict[str, set[str]], used: set[str]) -> bool:
+        """A reading meets a class the question names through one it meets: that class or a narrower one, or a
+        broader one where the named class is defined by a property the reading uses ("Who chairs X?": a chair
+        is whoever heads something — a person who is a member of X is no chair)."""
+        if named == met or named in self.vocab.ancestors(met) or named not in defined:
+            return True
+        return any((p := self.vocab.by_iri.get(iri)) is not None and p.name in used for iri in defined[named])
 
     def of_asked_time(self, d: PlanDraft, question: str, anchors: list[Anchor],
                       readings: list[QuestionReading]) -> list[QuestionReading] | None:
@@ -273,7 +337,9 @@ class AskedKeeper:
         text = masked(question, anchors)
         if not asks_a_number(text):
             return readings
-        amount = bool(AMOUNT.search(text)) and not COUNTING.search(text)
+        # (a measure, like an amount, is no count and no time: "How high is X?" is not answered with the day a
+        # tour up it takes place)
+        amount = bool(AMOUNT.search(text) or SIZE_ASKED.search(text)) and not COUNTING.search(text)
         kept = [r for r in readings if self._gives_number(r, amount)]
         return _or_why(d, kept, "the question asks for a number, and no reading of the schema that joins what it "
                                 "names gives one")

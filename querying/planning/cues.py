@@ -49,6 +49,8 @@ AMOUNT = re.compile(r"\b(how\s+much|amount\s+of)\b|"
 # …and a number of any kind: a quantity, a size, or a degree asked with "how" ("How long is X?", "How old …")
 NUMBER_ASKED = re.compile(r"\b(?:size\s+of|how\s+(?:big|large|long|tall|old|far|heavy|wide|deep|high|often))\b",
                           re.IGNORECASE)
+# …of them, the measures no time or date gives ("how high"; not "how long", "how old", "how often")
+SIZE_ASKED = re.compile(r"\bhow\s+(?:tall|far|heavy|wide|deep|high)\b", re.IGNORECASE)
 
 
 # a question that opens by asking for a thing, someone or a place ("Which faculty has the largest number of

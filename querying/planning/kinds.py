@@ -7,6 +7,7 @@ no attribute holds."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from pyramid.vocab import Vocab
 from querying.planning.records import MAX_ANCHOR_IRIS, Anchor, QuestionReading
@@ -35,12 +36,36 @@ def asks_kind(question: str, vocab: Vocab) -> bool:
     return job is not None and not any(w in STANDING for p in vocab.properties for w in p.words.split())
 
 
-def kind_readings(question: str, anchors: list[Anchor], vocab: Vocab) -> list[QuestionReading]:
-    """A reading per named thing: its classes. Empty unless the question asks what kind it is."""
-    if not asks_kind(question, vocab):
+# "Is X a graduate or an undergraduate student?": a copula, then two kinds joined by "or" (the second's head noun
+# is the first's too)
+ALTERNATIVE_ASKED = re.compile(r"^\s*(?:[Ii]s|[Aa]re|[Ww]as|[Ww]ere)\s+.+?\s+(?:an?\s+)?([a-z][\w'’-]*(?:\s+[a-z][\w'’-]*)*)"
+                               r"\s+or\s+(?:an?\s+)?([a-z][\w'’-]*(?:\s+[a-z][\w'’-]*)*)\s*\?*\s*$")
+
+
+def alternatives(question: str, classes_named: Callable[[str], list[set[str]]]) -> tuple[set[str], set[str]] | None:
+    """The two kinds an alternative question offers, as the classes each names; None unless both name one."""
+    m = ALTERNATIVE_ASKED.match(question)
+    if m is None:
+        return None
+    left, right = m.group(1), m.group(2)
+    if len(left.split()) == 1 and len(right.split()) > 1:
+        left = f"{left} {right.split()[-1]}"  # "a graduate or an undergraduate student": a graduate student
+    sides = [{c for g in classes_named(side) for c in g} for side in (left, right)]
+    return (sides[0], sides[1]) if all(sides) and sides[0] != sides[1] else None
+
+
+def kind_readings(question: str, anchors: list[Anchor], vocab: Vocab,
+                  offered: tuple[set[str], set[str]] | None = None) -> list[QuestionReading]:
+    """A reading per named thing: its classes. Empty unless the question asks what kind it is, or which of
+    two kinds (`offered`, see `alternatives`) — then only for a thing of exactly one of them: a thing of
+    neither, or both, is not answered with a kind it was not asked about."""
+    if not asks_kind(question, vocab) and offered is None:
         return []
     out = []
     for a in anchors:
+        if offered is not None and sum(any(c == k or k in vocab.ancestors(c) for c in a.classes for k in side)
+                                       for side in offered) != 1:
+            continue
         cls = next((vocab.by_iri[c] for c in a.classes if c in vocab.by_iri), None)
         if a.is_value or cls is None:
             continue

@@ -20,7 +20,7 @@ from querying.planning.choice import choose
 from querying.planning.cues import COUNTING, DERIVED, GROUP_ASKED, LISTED, POLAR, counted_noun
 from querying.planning.enumerate import ReadingEnumerator
 from querying.planning.evidence import EvidenceRunner
-from querying.planning.kinds import kind_readings
+from querying.planning.kinds import alternatives, kind_readings
 from querying.planning.measures import MeasureReadings
 from querying.planning.names import PERSON_NOUN, SchemaNames, property_words
 from querying.planning.paths import PathFinder
@@ -83,14 +83,23 @@ class ReadingPlanner:
         readings += self.ranker.rankings(question, anchors, readings)
         # a question that asks what kind a thing is, for things lacking something, or that ranks, compares
         # or totals things by a value of theirs, is read that way only
-        readings = kind_readings(question, anchors, self.vocab) or self.absences.readings(question, anchors, readings) \
-            or self.measurer.readings(question, anchors, readings) or readings
+        offered = alternatives(question, self.names.named_class_groups)
+        if offered is not None:  # "Is X a graduate or an undergraduate student?" asks which, not whether
+            readings = kind_readings(question, anchors, self.vocab, offered)
+            if not readings:
+                d.reason = "it asks which of two kinds a thing is, and the ontology holds it as neither or both"
+                return d
+        else:
+            readings = kind_readings(question, anchors, self.vocab) or \
+                self.absences.readings(question, anchors, readings) or self.measurer.readings(question, anchors, readings) \
+                or readings
         if not anchors and not readings:
             d.reason = "nothing in the question links to the ontology"
             return d
         enumerated = list(readings)
         d.enumerated = len(enumerated)
-        kept = self.keeper.keep(d, question, anchors, readings)
+        # (the two kinds offered are the answer's: no check of what else the question names applies)
+        kept = readings if offered is not None else self.keeper.keep(d, question, anchors, readings)
         if kept is None:
             return d
         readings = kept

@@ -15,7 +15,9 @@ def polar(draft: PlanDraft, rows: list[dict[str, str]]) -> bool | None:
     among the departments X works for. None when the question is no such question or names nothing
     else."""
     best = draft.best
-    if best is None or not POLAR.match(draft.question) or best.plan.count or best.plan.rank is not None:
+    # (a kind's reading answers which kind, as "Is X a graduate or an undergraduate student?" asks: no yes or no)
+    if best is None or not POLAR.match(draft.question) or best.plan.count or best.plan.rank is not None or \
+            best.plan.kinds:
         return None
     used = {a.spans for a in best.anchors}
     others = [a for a in draft.anchors if a.spans not in used and not any(overlap(a, b) for b in best.anchors)]

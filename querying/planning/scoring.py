@@ -119,7 +119,13 @@ class ReadingScorer:
     def _by_cues(self, r: QuestionReading, cues: QuestionCues, words: set[str]) -> None:
         """The terms the question's own words and cues add to a reading's score."""
         # the question's own words name the answer's class, a class on the way, or the attribute
-        named = [self.names.names(c, words) for c in ((r.answer_class,) if r.answer_class else ()) + r.mids]
+        classes = ((r.answer_class,) if r.answer_class else ()) + r.mids
+        named = [self.names.names(c, words) for c in classes]
+        # … or a class a property of the reading defines ("Who chairs X?": whoever is the head of X is a chair),
+        # where no class of the reading already names it
+        defined = {c for name in r.plan.properties() if (t := self.vocab.get(name)) for c in self.vocab.defines.get(t.iri, ())}
+        named += [True for c in defined if self.names.names(c, words) and
+                  not any(self.vocab.compatible(c, k) and self.names.names(k, words) for k in classes)]
         if cues.counted and r.plan.count and r.answer_class:
             # what a count counts is named by its noun only: "how many academics across X's
             # *departments*" names the departments on the way, not as what is counted

@@ -485,3 +485,27 @@ def test_an_address_names_nothing_the_question_asks_about(session):
     s = session({}, extra=extra, sufficiency="signals")
     a = answer_kg(s, "Who coaches at Harbour Rowing Club?", options=["Quay Sailing School", "Ines Barrow"])
     assert a.selected == [1], (a.selected, a.text)
+
+
+def test_an_answer_written_from_a_namesake_s_facts_is_replaced_by_the_facts_of_the_one_asked_about(session):
+    """Two Vasquezes work in two labs: the model's answer puts the one asked about in the other's lab. The words
+    it adds ("Dune Geology") are in the triples, but only in a namesake's, so her own triples answer instead."""
+    q = "Which lab does Lena Vasquez work for?"
+    s = session({q: "Lena Vasquez works for the Lab of Dune Geology."}, sufficiency="signals",
+                extra=[t("Oren Vasquez", "works for", "Lab of Dune Geology", doc="c5"),
+                       t("Lena Vasquez", "works for", "Lab of Sea Ice", doc="c6")])
+    a = answer_kg(s, q, k=5)
+    assert a.layer == "kg" and "Lab of Sea Ice" in a.text and "Dune Geology" not in a.text, a.text
+    assert "not in the triples" in a.trace[-1].outcome
+
+
+def test_an_address_option_is_supported_only_by_a_triple_that_holds_the_address(session):
+    """"www.dune-geology-lab.example" holds every word of the Dune Geology Lab, which shares a building with the
+    lab asked about; it is no fact of that lab's, and no support for the option. The address the lab's own
+    triple holds is."""
+    s = session({}, extra=[t("Lab of Sea Ice", "homepage", "www.sea-ice-lab.example", doc="c7"),
+                           t("Dune Geology Lab", "shares a building with", "Lab of Sea Ice", doc="c8")])
+    a = answer_kg(s, "What is the web address of the Lab of Sea Ice?",
+                  options=["www.dune-geology-lab.example", "www.sea-ice-lab.example", "www.fine-arts.example",
+                           "www.tidal-studies.example"])
+    assert a.layer == "kg" and a.selected == [1] and a.usage.calls == 0, a.text

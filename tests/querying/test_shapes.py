@@ -20,6 +20,8 @@ from querying.shapes import asked_shape, holds_shape
     ("What is Petra Lund's e-mail address?", "email"),
     ("Where can I find the ferry's website?", "web"),
     ("Where can I read about the Orrin Island crossing online?", "web"),
+    ("Where is the Brenmoor rowing club on the web?", "web"),
+    ("Where is the Brenmoor rowing club on the internet?", "web"),
     ("How many sailings can be booked online?", "number"),             # "online" asks where only after "where"
     ("When did the Orrin Island crossing first sail?", "time"),
     ("In what year was the pier rebuilt?", "time"),
