@@ -156,6 +156,9 @@ PREDICATE_OPENING_TAGS = frozenset({"VB", "VBD", "VBN", "VBP", "VBZ"})
 # -- questions
 # the prepositions a past participle takes to name a relation ("graduated from", "based in"): a
 # property named so reads as a verb phrase ("X graduated from what?")
+# the words of a relation that makes one thing a part of another ("belongs to", "is part of", "member of"):
+# what the part holds, the whole holds through it ("the staff across the faculty" work for its departments)
+PART_OF_WORDS = frozenset({"part", "belong", "belongs", "member", "within", "inside", "sub", "subunit"})
 PARTICIPLE_PREPOSITIONS = frozenset({"about", "at", "by", "for", "from", "in", "into", "of", "on", "to", "with",
                                      "within"})
 # the function words property names are built with (has_subject_code, is_part_of): none says what a

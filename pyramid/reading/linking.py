@@ -148,10 +148,7 @@ class FactLinker:
             # a list mostly of things of one class states one property: its other items are of that class
             # too ("thriller and horror" where the corpus gave "horror" as a genre)
             return [next(k for k in kinds if k is not None)] * len(items), []
-        if len(items) > 1 and len(known := set(kinds) - {None, ""}) == 1:
-            # … and so are its items that are other pages' titles ("A, B and C" where only B's page said what B is)
-            cls = known.copy().pop()
-            return [cls if k == "" and name_key(item) in self.words.titles else k for k, item in zip(kinds, items)], []
+
         return kinds, []
 
     def _value_options(self, seg: Segment, item: str, kind: str | None, scores: tuple[np.ndarray, np.ndarray],

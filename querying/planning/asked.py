@@ -11,7 +11,7 @@ import dataclasses
 import re
 from collections.abc import Callable
 
-from pyramid.reading.english import NUMBER_WORDS, PERSON, PLACE, STOPWORDS
+from pyramid.reading.english import NUMBER_WORDS, PART_OF_WORDS, PERSON, PLACE, STOPWORDS
 from pyramid.reading.terms import holds_time
 from pyramid.vocab import Vocab
 from querying.planning.cues import (
@@ -106,13 +106,15 @@ class AskedKeeper:
         return kept
 
     def _narrowed(self, r: QuestionReading, asked: str) -> QuestionReading:
-        """A reading that answers with a class above the one asked for answers with things of the asked one
-        only: "Which valley is X in?" read as the places X is in is the valleys among them, not a hut."""
+        """A reading that answers with a class above the one asked for answers with things that may be of the
+        asked one only: "Which valley is X in?" read as the places X is in is the valleys among them, not a hut
+        (`EvidenceRunner` keeps what the data files under the asked class, or under nothing narrower than the
+        answer's: a prize filed only as an award may be the festival prize asked for)."""
         term = self.vocab.by_iri.get(asked)
         if r.kind != "members" or not r.answer_class or term is None or r.answer_class == asked or \
                 r.answer_class not in self.vocab.ancestors(asked):
             return r
-        return dataclasses.replace(r, plan=r.plan.model_copy(update={"target": term.name}), answer_class=asked)
+        return dataclasses.replace(r, asked_class=asked)
 
     def _of_asked_noun(self, d: PlanDraft, question: str, anchors: list[Anchor],
                        readings: list[QuestionReading]) -> list[QuestionReading]:
@@ -296,8 +298,16 @@ class AskedKeeper:
                      any(LOCATIVE.search(n) for n in t.names))
             return told[name]
 
+        def part_of(name: str) -> bool:
+            t = self.vocab.get(name)
+            return t is not None and bool(PART_OF_WORDS & {w for n in (t.words, *t.names) for w in n.lower().split()})
+
         def said(r: QuestionReading) -> bool:
             if all(any(self.vocab.compatible(m, c) for c in named) for m in r.mids):
+                return True
+            # (through a part of what the question names: "the staff across the Faculty of Science" work for its
+            # departments, which belong to it)
+            if r.plan.constraints and all(c.path and part_of(c.path[-1].property) for c in r.plan.constraints):
                 return True
             steps = [tells(name) for name in r.plan.properties()]
             return any(w for w, _ in steps) or (where and bool(steps) and all(loc for _, loc in steps))

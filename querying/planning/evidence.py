@@ -58,12 +58,24 @@ class EvidenceRunner:
                 r.evidence["one_each"] = 0.0
                 r.score += EMPTY
 
+    def _may_be_asked(self, rows: list[dict[str, str]], asked: str | None) -> list[dict[str, str]]:
+        """The rows whose thing may be of the asked class: its most specific classes are that class, below it or
+        above it — a hut is no valley, a place filed as nothing narrower may be one."""
+        if asked is None:
+            return rows
+
+        def may(iri: str) -> bool:
+            cs = set(self.index.classes_of(iri))
+            own = [c for c in cs if not any(c in self.vocab.ancestors(o) for o in cs if o != c)]
+            return not own or any(self.vocab.compatible(c, asked) for c in own)
+        return [row for row in rows if may(row.get("x", ""))]
+
     def _evidence(self, r: QuestionReading, run: Run, options: list[str] | None, ids: list[set[str]],
                   question: str) -> None:
         """Run the reading; a count is judged by the things it counts (their query runs too)."""
         members = r.plan.model_copy(update={"count": False}) if r.plan.count else r.plan
         try:
-            rows = run(members)
+            rows = self._may_be_asked(run(members), r.asked_class)
             r.rows = run(r.plan) if r.plan.count else rows
         except PolyragError:  # a reading that cannot run is evidence against it
             r.evidence["error"] = 1.0

@@ -78,6 +78,9 @@ class QuestionReading:
     # scored by the nearest, as one name of a class in brackets reads less like either
     variants: tuple[tuple[str, str], ...] = ()   # (text, asks)
     value_class: str | None = None         # attribute: the class whose instances its values name, if any
+    # members: the narrower class the question asks for, where the answer class is above it ("which valley" read
+    # as the places X is in): its things, and those the data files under nothing narrower than the answer class
+    asked_class: str | None = None
 
     def property_names(self) -> tuple[str, ...]:
         """Every name of the attribute's property ("can be reached at", "email address"); () for members."""
