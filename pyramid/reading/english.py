@@ -158,6 +158,17 @@ PREDICATE_OPENING_TAGS = frozenset({"VB", "VBD", "VBN", "VBP", "VBZ"})
 # property named so reads as a verb phrase ("X graduated from what?")
 # the words of a relation that makes one thing a part of another ("belongs to", "is part of", "member of"):
 # what the part holds, the whole holds through it ("the staff across the faculty" work for its departments)
+# English's irregular verbs' past forms → the verb ("held at" says what "holds" does)
+IRREGULAR_BASE = dict(pair.split(":") for pair in """began:begin became:become bore:bear brought:bring built:build
+bought:buy caught:catch chose:choose came:come did:do drew:draw drank:drink drove:drive ate:eat fell:fall fed:feed
+felt:feel fought:fight found:find flew:fly forgot:forget froze:freeze got:get gave:give went:go grew:grow hung:hang
+had:have heard:hear held:hold hid:hide kept:keep knew:know laid:lay led:lead left:leave lent:lend lost:lose made:make
+meant:mean met:meet paid:pay ran:run rode:ride rang:ring rose:rise said:say saw:see sold:sell sent:send shook:shake
+shone:shine shot:shoot sang:sing sank:sink sat:sit slept:sleep spoke:speak spent:spend stood:stand stole:steal
+struck:strike swam:swim took:take taught:teach tore:tear told:tell thought:think threw:throw understood:understand
+woke:wake wore:wear won:win wove:weave wrote:write born:bear known:know shown:show given:give taken:take
+written:write drawn:draw grown:grow thrown:throw flown:fly spoken:speak chosen:choose stolen:steal frozen:freeze
+broken:break ridden:ride risen:rise""".split())
 PART_OF_WORDS = frozenset({"part", "belong", "belongs", "member", "within", "inside", "sub", "subunit"})
 PARTICIPLE_PREPOSITIONS = frozenset({"about", "at", "by", "for", "from", "in", "into", "of", "on", "to", "with",
                                      "within"})

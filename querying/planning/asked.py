@@ -11,7 +11,15 @@ import dataclasses
 import re
 from collections.abc import Callable
 
-from pyramid.reading.english import NUMBER_WORDS, PART_OF_WORDS, PERSON, PLACE, STOPWORDS
+from pyramid.reading.english import (
+    IRREGULAR_BASE,
+    NUMBER_WORDS,
+    PART_OF_WORDS,
+    PERSON,
+    PLACE,
+    PLACE_PREPOSITIONS,
+    STOPWORDS,
+)
 from pyramid.reading.terms import holds_time
 from pyramid.vocab import Vocab
 from querying.planning.cues import (
@@ -43,6 +51,9 @@ from querying.planning.wording import (
 MAX_APPOSITIVE = 3            # words before a named thing that may say what it is ("the librarian Ms")
 NAMED_RELATION_WORDS = 2      # content words a property's name needs for a question to name it by them alone
 Check = Callable[[PlanDraft, str, list[Anchor], list[QuestionReading]], "list[QuestionReading] | None"]
+
+
+_IN_PLACE = frozenset({"in", "at", "near", "within", "inside"})  # a relation named with one of these says where
 
 
 def _or_why(d: PlanDraft, kept: list[QuestionReading], reason: str) -> list[QuestionReading] | None:
@@ -282,11 +293,13 @@ class AskedKeeper:
         mids = [r for r in readings if r.mids and not r.plan.absent]
         if not mids:
             return readings
-        words = words_outside(question, anchors)
+        # (a verb said in any of its forms: "Does X hold …?" says "held at")
+        words = {IRREGULAR_BASE.get(w, w) for w in words_outside(question, anchors)}
         text = masked(question, anchors)
         named = {c for g in self.names.named_class_groups(text) for c in g}
-        # "Which town is the Heron in?": a boat is in the town its marina stands in — a chain of places
-        where = bool(ASKS_WHERE.search(question) or LOCATIVE.search(text.rstrip(" ?.!").lower()))
+        # "Which town is the Heron in?", "parts from a supplier in Belgium": a boat is in the town its marina
+        # stands in, a supplier in the country its city lies in — a chain of places said by a preposition of place
+        where = bool(ASKS_WHERE.search(question) or PLACE_PREPOSITIONS & {w.lower() for w in re.findall(r"\w+", text)})
 
         told: dict[str, tuple[bool, bool]] = {}  # property name → (its words said, a name of it says where)
 
@@ -294,19 +307,28 @@ class AskedKeeper:
             if name not in told:
                 t = self.vocab.get(name)
                 told[name] = (False, False) if t is None else \
-                    (bool(names_content_words([property_words(t), *t.names]) & words),
-                     any(LOCATIVE.search(n) for n in t.names))
+                    (bool({IRREGULAR_BASE.get(w, w) for w in names_content_words([property_words(t), *t.names])} & words),
+                     any(LOCATIVE.search(n) or _IN_PLACE & set(n.lower().split()) for n in t.names))
             return told[name]
 
         def part_of(name: str) -> bool:
             t = self.vocab.get(name)
             return t is not None and bool(PART_OF_WORDS & {w for n in (t.words, *t.names) for w in n.lower().split()})
 
+        def passed(m: str, before: str, after: str) -> bool:
+            """An unnamed class on the way is passed by a step the question says, a chain of places, or a part of
+            what lies beyond it ("the staff across the Faculty of Science" work for its departments, which belong
+            to it)."""
+            return any(tells(p)[0] for p in (before, after)) or (where and tells(before)[1] and tells(after)[1]) \
+                or part_of(after)
+
         def said(r: QuestionReading) -> bool:
-            if all(any(self.vocab.compatible(m, c) for c in named) for m in r.mids):
+            unnamed = [i for i, m in enumerate(r.mids) if not any(self.vocab.compatible(m, c) for c in named)]
+            if not unnamed:
                 return True
-            # (through a part of what the question names: "the staff across the Faculty of Science" work for its
-            # departments, which belong to it)
+            path = r.plan.constraints[0].path if len(r.plan.constraints) == 1 else []
+            if len(path) == len(r.mids) + 1:  # the answer, then each class on the way, then the anchor
+                return all(passed(r.mids[i], path[i].property, path[i + 1].property) for i in unnamed)
             if r.plan.constraints and all(c.path and part_of(c.path[-1].property) for c in r.plan.constraints):
                 return True
             steps = [tells(name) for name in r.plan.properties()]

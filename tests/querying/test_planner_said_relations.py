@@ -29,9 +29,12 @@ CLUB = """@prefix : <http://example.org/club/> .
 :mooredAt a owl:ObjectProperty ; rdfs:domain :Boat ; rdfs:range :Marina ; rdfs:label "is moored at" .
 :liesIn a owl:ObjectProperty ; rdfs:domain :Marina ; rdfs:range :Town ; rdfs:label "lies in" .
 :seenNear a owl:ObjectProperty ; rdfs:domain :Boat ; rdfs:range :Place ; rdfs:label "was last seen near" .
+:Fleet a owl:Class ; rdfs:label "fleet" .
+:inFleet a owl:ObjectProperty ; rdfs:domain :Boat ; rdfs:range :Fleet ; rdfs:label "belongs to fleet" .
 :launched a owl:DatatypeProperty ; rdfs:domain :Boat ; rdfs:range xsd:date ; rdfs:label "launched on" .
-:heron a :Boat ; rdfs:label "Heron" ; :mooredAt :northgate ; :launched "2011-05-02"^^xsd:date .
-:kestrel a :Boat ; rdfs:label "Kestrel" ; :mooredAt :northgate ; :seenNear :northgate, :dunmore .
+:northern a :Fleet ; rdfs:label "Northern Fleet" .
+:heron a :Boat ; rdfs:label "Heron" ; :inFleet :northern ; :mooredAt :northgate ; :launched "2011-05-02"^^xsd:date .
+:kestrel a :Boat ; rdfs:label "Kestrel" ; :inFleet :northern ; :mooredAt :northgate ; :seenNear :northgate, :dunmore .
 :ann a :Instructor ; rdfs:label "Ann Rook" ; :inChargeOf :heron ; :crewOn :heron .
 :bo a :Crew ; rdfs:label "Bo Finch" ; :crewOn :kestrel .
 :northgate a :Marina ; rdfs:label "Northgate Marina" ; :liesIn :harlow .
@@ -89,3 +92,10 @@ def test_a_question_offering_two_kinds_is_answered_with_the_one_the_thing_is(clu
     assert ans.layer == "ontology" and "sailing instructor" in ans.text and not ans.text.startswith(("Yes", "No")), ans.text
     ans = answer_ontology(club, "Is Bo Finch a sailing instructor or a skipper?")
     assert ans.layer == "none" and "neither or both" in ans.trace[-1].outcome, ans.text   # he is crew: neither
+
+
+def test_a_chain_through_a_part_of_what_the_question_names_answers_for_the_whole(club):
+    """"Across the Northern Fleet" says no relation, but its boats belong to it: the people who sail on them are
+    the fleet's (Ann on the Heron, Bo on the Kestrel)."""
+    ans = answer_ontology(club, "How many people are there across the Northern Fleet?")
+    assert ans.layer == "ontology" and ans.text.strip() == "2", ans.text
