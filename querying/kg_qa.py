@@ -91,8 +91,10 @@ def grounded_in(answer: str, triples: list[Triple], about: list[Triple] | None =
         return False
     # the words come from what the question names or what that joins to, not from a namesake's facts beside
     # them ("Adaeze Jovanovic belongs to the Department of Mathematics", from Priya Jovanovic's)
+    # (… under any of their names: "X Laboratory (FSN3419 (ABCT3419))" is "ABCT3419 X Laboratory" written otherwise)
     ends = {e.name for t in about or () for e in (t.subject, t.object)}
-    near = [t for t in triples if t.subject.name in ends or t.object.name in ends] if about else triples
+    near = [t for t in triples if any(e.name in ends or any(same_thing(e.name, n) for n in ends)
+                                      for e in (t.subject, t.object))] if about else triples
     held = {w for t in near for w in _tokenize(t.text())}
     numbers = {n for t in (triples if about is None else about) for n in _DIGITS.findall(t.text())}
     # what the answer adds to the question's own words is what it asserts: that must be held too
