@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.pyramid.reading.test_page_reader import schema_reader
+from tests.pyramid.reading.test_schemas_we_did_not_write import facts
 
 O = "http://observatory.example/onto#"
 TTL = """@prefix o: <http://observatory.example/onto#> .
@@ -45,13 +46,6 @@ PAGES = [
     ("Variable Stars Circle", "The Variable Stars Circle is a study circle of the observatory.\n"
                               "Study circle: Variable Stars Circle"),
 ]
-
-
-def facts(reading) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    for f in reading.facts:
-        out.setdefault(f.prop.rsplit("#", 1)[-1], []).append(f.value)
-    return out
 
 
 @pytest.fixture(scope="module")
