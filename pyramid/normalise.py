@@ -31,6 +31,7 @@ from pyramid.reading.english import TITLE_ROLE_CONNECTORS as _CONNECTORS
 # Subject codes. In free text: letters, an optional space, a digit-led part ("APSS 5051", "AAE6203");
 # as one token of a sentence: upper-case letters and 3-5 digits, so "MP3" or "H2O" is no code.
 CODE = re.compile(r"\b([A-Za-z]{2,6})\s?(\d[0-9A-Za-z]{1,6})\b")
+BRACKETED_CODE = r"\([A-Za-z]{2,6}\s?\d[0-9A-Za-z]{1,6}\)"   # … written after a name: "Genetics (BIOL 432)"
 CODE_TOKEN = re.compile(r"^[A-Z]{2,6}\d{3,5}[A-Z]?$")
 
 # Han (with extensions and compatibility forms), kana and Hangul: kept as written (module docstring).

@@ -18,6 +18,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal
 
 from rapidfuzz import fuzz, process
@@ -162,6 +163,15 @@ class Vocab:
     @property
     def properties(self) -> list[Term]:
         return [t for t in self.terms.values() if t.kind != "class"]
+
+    @cached_property
+    def defined_by(self) -> dict[str, set[str]]:
+        """Per class, the properties whose having defines it (`defines` turned round)."""
+        out: dict[str, set[str]] = {}
+        for prop, classes in self.defines.items():
+            for c in classes:
+                out.setdefault(c, set()).add(prop)
+        return out
 
     def get(self, name_or_iri: str) -> Term | None:
         return self.terms.get(name_or_iri) or self.by_iri.get(name_or_iri)

@@ -19,7 +19,7 @@ from functools import cached_property
 
 import numpy as np
 
-from pyramid.normalise import fold, name_key
+from pyramid.normalise import BRACKETED_CODE, fold, name_key
 from pyramid.reading.class_words import ClassWords, common_phrase, head_word
 from pyramid.reading.identity import without_code
 from pyramid.reading.meaning import PropertyMeaning
@@ -33,7 +33,7 @@ SHAPE_SHARE = 0.85        # a shape this share of a class's learnt names have, i
 MIN_SHAPE_EXAMPLES = 5    # values under a label before their shape (numbers or not) counts
 MIN_HEAD_COUNT = 2        # names sharing a head word this often, all of one class, make it the class's word
 HEAD_SHARE = 0.8          # … all but a few: this share of the names with the head word are of that class
-_CLOSING_CODE = re.compile(r"\([A-Za-z]{2,6}\s?\d[0-9A-Za-z]{1,6}\)$")  # a name's code in brackets, closing it
+_CLOSING_CODE = re.compile(rf"{BRACKETED_CODE}$")  # a name's code in brackets, closing it
 MAX_COMMON_WORDS = 3       # a common noun this short beside a known one in "a and b" is a second value
 CLOSEST_EXAMPLES = 3      # a value's likeness to a property: mean cosine to this many of its closest examples
 

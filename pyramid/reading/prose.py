@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
-from pyramid.normalise import codes_in, fold, name_key, strip_titles
+from pyramid.normalise import BRACKETED_CODE, codes_in, fold, name_key, strip_titles
 from pyramid.reading.english import (
     CARDINALS,
     DEFINITE_DETERMINERS,
@@ -629,7 +629,7 @@ def _known_names_pattern(names: Iterable[str]) -> re.Pattern | None:
                    any(w.islower() or not w.isalnum() for w in n.split()[1:])}, key=len, reverse=True)
     # (with the code a page writes after it in brackets, "Topics in Genetics (BIOL 432)": the parser takes a
     # bracketed code for a clause of its own and loses the list it stands in)
-    code = r"(?:\s*\([A-Za-z]{2,6}\s?\d[0-9A-Za-z]{1,6}\))?"
+    code = rf"(?:\s*{BRACKETED_CODE})?"
     return re.compile("|".join(rf"(?<![\w-]){re.escape(n)}{code}(?![\w-])" for n in kept)) if kept else None
 
 

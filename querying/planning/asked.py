@@ -121,8 +121,7 @@ class AskedKeeper:
         asked one only: "Which valley is X in?" read as the places X is in is the valleys among them, not a hut
         (`EvidenceRunner` keeps what the data files under the asked class, or under nothing narrower than the
         answer's: a prize filed only as an award may be the festival prize asked for)."""
-        term = self.vocab.by_iri.get(asked)
-        if r.kind != "members" or not r.answer_class or term is None or r.answer_class == asked or \
+        if r.kind != "members" or not r.answer_class or r.answer_class == asked or \
                 r.answer_class not in self.vocab.ancestors(asked):
             return r
         return dataclasses.replace(r, asked_class=asked)
@@ -262,17 +261,12 @@ class AskedKeeper:
         if not groups:
             return readings
 
-        defined: dict[str, set[str]] = {}
-        for prop, classes in self.vocab.defines.items():
-            for c in classes:
-                defined.setdefault(c, set()).add(prop)
-
         def covers(r: QuestionReading) -> bool:
             counted = self.vocab.get(r.plan.rank.counted) if r.plan.rank and r.plan.rank.counted else None
             met = {c for c in (r.answer_class, *r.mids, *(c for a in r.anchors for c in a.classes),
                                counted.iri if counted else None) if c}
             used = r.plan.properties()
-            return all(any(self.vocab.compatible(n, c) and self._reaches(n, c, defined, used) for n in group for c in met)
+            return all(any(self.vocab.compatible(n, c) and self._reaches(n, c, used) for n in group for c in met)
                        for group in groups)
         kept = [r for r in readings if covers(r)]
         if not kept:
@@ -339,13 +333,14 @@ class AskedKeeper:
                                          "does not say set aside")
         return _or_why(d, kept, "every reading passes through things the question does not name, by relations it does not say")
 
-    def _reaches(self, named: str, met: str, defined: dict[str, set[str]], used: set[str]) -> bool:
+    def _reaches(self, named: str, met: str, used: set[str]) -> bool:
         """A reading meets a class the question names through one it meets: that class or a narrower one, or a
         broader one where the named class is defined by a property the reading uses ("Who chairs X?": a chair
         is whoever heads something — a person who is a member of X is no chair)."""
-        if named == met or named in self.vocab.ancestors(met) or named not in defined:
+        defining = self.vocab.defined_by.get(named)
+        if named == met or named in self.vocab.ancestors(met) or not defining:
             return True
-        return any((p := self.vocab.by_iri.get(iri)) is not None and p.name in used for iri in defined[named])
+        return any((p := self.vocab.by_iri.get(iri)) is not None and p.name in used for iri in defining)
 
     def of_asked_time(self, d: PlanDraft, question: str, anchors: list[Anchor],
                       readings: list[QuestionReading]) -> list[QuestionReading] | None:
