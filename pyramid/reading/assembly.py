@@ -24,7 +24,7 @@ DESCRIPTION_SIMILARITY = 0.5  # a property this close to the word "description" 
 _ONE_CODE = r"[A-Za-z]{2,6}\s?\d[0-9A-Za-z]{1,6}"
 # a title that opens with codes ("COMP 5570", "FSN3405/ABCT3405", "EIE621-EIE623") and then names
 _LEADING_CODES = re.compile(rf"^((?:{_ONE_CODE})(?:\s*[/&,-]\s*{_ONE_CODE})*(?:/\w+)*(?:\s*\([^)]*\))?)"
-                            r"(?=\s|$)\s*[-–:]?\s*(.*)$")
+                            r"(?=\s|$)\s*[-–—:|]?\s*(.*)$")
 
 # … or ends with them in brackets ("Charting Reefs (MRN4410)")
 _TRAILING_CODES = re.compile(rf"^(.+?)\s*[(\[]\s*((?:{_ONE_CODE})(?:\s*[/&,-]\s*{_ONE_CODE})*)\s*[)\]]\s*$")
@@ -45,7 +45,7 @@ class PageAssembler:
         title = page.title
         # what the page says the entity is ("X is an assistant professor", "Type: outpatient clinic"):
         # said of its kind — a value it has (a position) maybe, never a thing it links to
-        said = {n: k for n, seg in enumerate(page.segments) if (k := self.kind_said(seg))}
+        said = {n: k for n, seg in enumerate(page.segments) if (k := self.kind_said(seg, title))}
         kinds = {n: cls for n, (cls, stated) in said.items() if stated}
         options = []
         for n, seg in enumerate(page.segments):
@@ -108,14 +108,18 @@ class PageAssembler:
         return [(sc, f) for adjusted, sc, f in sorted(scored, key=lambda x: -x[0])
                 if not f.reverse or adjusted >= HELD_BY_FLOOR]
 
-    def kind_said(self, seg: Segment) -> tuple[str, bool] | None:
+    def kind_said(self, seg: Segment, title: str = "") -> tuple[str, bool] | None:
         """The class a segment says the entity is, and whether it states it: a copula's complement or a
         predicative "as" whose head word is a class's ("is an assistant professor", "works as a nurse"),
-        a field's value that is a class's name word for word ("Type: outpatient clinic") state it; a line
-        of a card or a heading that is a class's word ("## Faculty") only hints at it."""
+        a field's value that is a class's name word for word ("Type: outpatient clinic"), a field naming a
+        class over the page's own name ("Course: Organic Chemistry") state it; a line of a card or a heading
+        that is a class's word ("## Faculty") only hints at it."""
         words = self.linker.words
         if seg.value.split()[:1] and seg.value.split()[0].lower() in POSSESSIVES:
             return None  # "its lead clinician": a role held in the entity, said of someone else
+        if seg.kind == "field" and title and name_key(seg.value) == name_key(title) and \
+                (cls := words.named_exactly(seg.context)):
+            return cls, True
         stated = seg.kind == "field" or seg.complement or seg.context.split()[-1:] == [PREDICATIVE_AS]
         if seg.kind == "prose" and (seg.context == seg.value or stated):
             cls = words.kind_said(seg.value) or words.named_exactly(seg.value)

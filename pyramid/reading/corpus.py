@@ -22,14 +22,14 @@ from pyramid.corpus import Document
 from pyramid.embeddings import Embedder
 from pyramid.normalise import codes_in
 from pyramid.progress import NullProgress, Progress
-from pyramid.reading.english import FUNCTION_WORDS, NAME_JOINERS, PERSON_CUES, VERBS
+from pyramid.reading.english import FUNCTION_WORDS, NAME_JOINERS, PERSON_CUES, TITLE_NAME_JOINERS, VERBS
 from pyramid.reading.page import Page, PageReading, Segment
 from pyramid.reading.page_reader import PageReader
 from pyramid.sqlite import DisposableSQLite
 from pyramid.vocab import Vocab
 from pyramid.workspace import Workspace
 
-SEGMENT_VERSION = "30"   # bump when PageReader.segment reads a page differently
+SEGMENT_VERSION = "31"   # bump when PageReader.segment reads a page differently
 COMMIT_EVERY = 50       # pages parsed between two commits of the cache (what a stop can lose)
 MAX_TITLE_WORDS = 12    # a first line this short names the page when it has no title
 MIN_TITLE_MENTIONS = 1  # a name in a headline is the page's when the page says it again (the title said it once)
@@ -76,10 +76,10 @@ def name_in_title(title: str, text: str) -> str:
             return rest[1]
     runs, run = [], []
     for i, w in enumerate(words + [":"]):
-        if w[:1].isupper() or w[:1].isdigit() and run or (run and w in NAME_JOINERS):
+        if w[:1].isupper() or w[:1].isdigit() and run or (run and w in TITLE_NAME_JOINERS):
             run.append((i, w))
             continue
-        while run and run[-1][1] in NAME_JOINERS:  # "Summer Fair of" ends at its last capitalised word
+        while run and run[-1][1] in TITLE_NAME_JOINERS:  # "Summer Fair of" ends at its last capitalised word
             run.pop()
         # the first word alone is capitalised by sentence case, unless a separator sets it off ("Northgate:")
         if run and not (len(run) == 1 and run[0][0] == 0 and w not in _TITLE_SEPARATORS):
@@ -88,8 +88,13 @@ def name_in_title(title: str, text: str) -> str:
     # the one the page says most often ("Ann Lee — Department of Physics" is Ann Lee's page when it says her
     # name more than the department's); of those said as often, the first (a page's own name comes before
     # its site's or section's), then the longest; an honorific alone ("(Prof.)") names nobody
-    said = [(body.count(r), -n, len(r), r) for n, r in enumerate(runs)
-            if body.count(r) >= MIN_TITLE_MENTIONS and r.lower().rstrip(".") not in PERSON_CUES]
+    # (a run joined at "in" is one name where the page says it whole, "Readings in Physical Chemistry"; else its
+    # pieces are, as the page says them beside it: "Sentiero Attrezzato Rosalp in July")
+    mentions = [(r, body.count(r)) for r in runs]
+    mentions += [(piece, body.count(piece) - body.count(r)) for r in runs if " in " in r
+                 for piece in r.split(" in ") if len(piece.split()) > 1]
+    said = [(k, -n, len(r), r) for n, (r, k) in enumerate(mentions)
+            if k >= MIN_TITLE_MENTIONS and r.lower().rstrip(".") not in PERSON_CUES]
     return max(said, default=(0, 0, 0, title))[3]
 
 

@@ -71,6 +71,8 @@ MONTH_NUMBERS = {**{m: i for i, m in enumerate(MONTH_ORDER, 1)}, **{m[:3]: i for
 # words inside names, between capitalised words: "Department of Computing", "Hôtel de Ville",
 # "Rights of Man and of the Citizen", "Centre for …"
 NAME_JOINERS = frozenset({"of", "and", "de", "the", "du", "la", "von", "van", "der", "y", "for", "on", "&"})
+# … and in a title's name, where a field of study follows its kind of reading ("Readings in Physical Chemistry")
+TITLE_NAME_JOINERS = NAME_JOINERS | {"in"}
 # the small words inside a name before a noun that says what it is ("the Parks and Open Spaces team")
 NAMED_PLACE_JOINERS = frozenset({"and", "of", "&", "for", "the", "on", "in", "at", "de"})
 NAME_PREPOSITIONS = frozenset({"of", "de", "du", "del", "la", "von", "van"})  # a name's own prepositions
@@ -108,6 +110,18 @@ def _forms(base: str) -> set[str]:
 
 
 VERBS = frozenset(set().union(*(_forms(v) for v in _VERBS)) | IRREGULAR)
+
+
+def participle_by(label: str) -> str | None:
+    """A label opening with a past participle before a noun ("Supervised students", "Selected papers"): the
+    relation its items undergo, said as a passive ("supervised by"); None for any other label."""
+    words = label.split()
+    first = words[0].lower() if len(words) >= 2 else ""
+    participle = first in IRREGULAR or (first.endswith("ed") and len(first) > MIN_PARTICIPLE_CHARS)
+    return f"{first} by" if participle and first.isalpha() else None
+
+
+MIN_PARTICIPLE_CHARS = 4  # shorter words ending in "ed" ("red", "bed", "used"…) are too often no verb of a label
 # words that never start a name at a sentence's opening ("The", "It", "However")
 SKIP_INITIAL = DETERMINERS | PREPOSITIONS | CONJUNCTIONS | RELATIVES | SUBJECT_PRONOUNS | {
     "there", "here", "when", "while", "although", "however", "also", "then", "thus"}
@@ -169,6 +183,36 @@ struck:strike swam:swim took:take taught:teach tore:tear told:tell thought:think
 woke:wake wore:wear won:win wove:weave wrote:write born:bear known:know shown:show given:give taken:take
 written:write drawn:draw grown:grow thrown:throw flown:fly spoken:speak chosen:choose stolen:steal frozen:freeze
 broken:break ridden:ride risen:rise""".split())
+# the verb → its past participle: the irregular form in -n where English has one ("taken", not "took"), the
+# present's own form where the participle is it ("run", "come"), and the -n forms the past list lacks
+_SAME_PARTICIPLE = {"run": "run", "come": "come", "become": "become", "begin": "begun", "drink": "drunk",
+                    "sing": "sung", "sink": "sunk", "swim": "swum", "ring": "rung", "go": "gone", "do": "done",
+                    "see": "seen", "eat": "eaten", "fall": "fallen", "wear": "worn", "tear": "torn"}
+PARTICIPLES = {**{base: form for form, base in sorted(IRREGULAR_BASE.items(), key=lambda x: x[0].endswith("n"))},
+               **_SAME_PARTICIPLE}
+
+
+def past_participle(verb: str) -> str:
+    """The past participle of a verb as written ("teaches" → "taught", "supervises" → "supervised", "studied"
+    stays): what reads it backwards, as a passive."""
+    base = verb.lower()
+    if base in IRREGULAR_BASE:
+        base = IRREGULAR_BASE[base]
+    elif base.endswith("ed"):
+        return base
+    elif base.endswith("ies"):
+        base = base[:-3] + "y"
+    elif base.endswith(("ches", "shes", "sses", "xes", "zes", "oes")):
+        base = base[:-2]
+    elif base.endswith("s") and not base.endswith("ss"):
+        base = base[:-1]
+    if base in PARTICIPLES:
+        return PARTICIPLES[base]
+    if base.endswith("e"):
+        return base + "d"
+    if base.endswith("y") and base[-2:-1] not in "aeiou":
+        return base[:-1] + "ied"
+    return base + "ed"
 PART_OF_WORDS = frozenset({"part", "belong", "belongs", "member", "within", "inside", "sub", "subunit"})
 PARTICIPLE_PREPOSITIONS = frozenset({"about", "at", "by", "for", "from", "in", "into", "of", "on", "to", "with",
                                      "within"})

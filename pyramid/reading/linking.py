@@ -14,7 +14,7 @@ import numpy as np
 
 from pyramid.normalise import codes_in, fold, name_key
 from pyramid.reading.class_words import ClassWords, common_phrase, name_head, name_like, relational
-from pyramid.reading.english import POSSESSIVES, PREDICATIVE_AS, PROPERTY_NAME_FUNCTION_WORDS
+from pyramid.reading.english import POSSESSIVES, PREDICATIVE_AS, PROPERTY_NAME_FUNCTION_WORDS, participle_by
 from pyramid.reading.lessons import CorpusLessons, name_keys
 from pyramid.reading.meaning import CONFIDENT, MIN_SIMILARITY, PropertyMeaning
 from pyramid.reading.page import ReadFact, Segment
@@ -74,19 +74,23 @@ class FactLinker:
         out = []
         label = self.label_sims(seg.context) if seg.kind == "field" else self.meaning.sims(seg.context)
         plain = float(label.max()) >= CONFIDENT
-        kinds, named = self._kinds(seg, items)
+        kinds, named, quals = self._kinds(seg, items)
         out += named
+        qualifier = " ".join(items[k] for k in sorted(quals))
         # a copula's complement ("X is Chairperson") or a predicative "as" ("X serves as Chairperson")
         # says what the entity is: its role
         # (a card's line is no such sentence: a column of them is learnt from what its items are like)
         says_role = seg.complement or (seg.kind == "prose" and seg.context.split()[-1:] == [PREDICATIVE_AS])
-        for item, kind in zip(items, kinds):
+        for n, (item, kind) in enumerate(zip(items, kinds)):
+            if n in quals:
+                continue  # it says which relation the others are, and is no value itself
             # a list under a plain label: the label says what every item is; under a vague one, each
-            # item helps say it
-            context = seg.context if len(items) == 1 or plain else f"{seg.context}: {item}"
+            # item helps say it; what qualifies the list's things says it with the label
+            context = f"{seg.context}: {qualifier}" if qualifier else \
+                seg.context if len(items) == 1 or plain else f"{seg.context}: {item}"
             raw = sims = label if context == seg.context else self.meaning.sims(context)
-            if context != seg.context:  # what the label says alone still counts for each item under it
-                raw = sims = np.maximum(sims, label)
+            if context != seg.context and not qualifier:  # what the label says alone still counts for each item
+                raw = sims = np.maximum(sims, label)     # under it (a qualifier narrows what it says)
             if not seg.number and (seg.kind == "prose" or float(sims.max()) < CONFIDENT):
                 # no label says it plainly: what the value resembles counts too — all of it when nothing
                 # but the value was said ("X is Associate Professor"), half of what it adds to a verb's
@@ -123,9 +127,11 @@ class FactLinker:
                 out.append(options)
         return out
 
-    def _kinds(self, seg: Segment, items: list[str]) -> tuple[list[str | None], list[list[tuple[float, ReadFact]]]]:
-        """The class of the thing each item names (None: a plain value; items may be cut to the name), and the
-        things named with a kind word around them ("the drama genre", "Councillors A and B")."""
+    def _kinds(self, seg: Segment, items: list[str]) -> tuple[list[str | None], list[list[tuple[float, ReadFact]]],
+                                                               set[int]]:
+        """The class of the thing each item names (None: a plain value; items may be cut to the name), the
+        things named with a kind word around them ("the drama genre", "Councillors A and B"), and the items
+        that only say which relation links the others (`_qualifiers`)."""
         kinds = [self._mention_class(item, seg) if not seg.number else None for item in items]
         known = False  # an item is a known thing's name: no kind word of another class opens or closes it
         for k, item in enumerate(items):
@@ -139,17 +145,30 @@ class FactLinker:
         # ("the Libraries and Archives team" names one department, not the archives of a kind "libraries")
         named = self._common_kinds(seg, items) if not seg.number and not known else []
         if named:  # the things are the names before the kind word; the items as written stay values
-            return [None] * len(items), named
+            return [None] * len(items), named, set()
         if len(items) > 1 and sum(k is not None for k in kinds) < MIN_THING_SHARE * len(items):
             # a list states one property: mostly plain values ("Expertise: metaphor, lexicon, Faculty of
             # Humanities") make its few names of things values like the rest, not links to things
-            return [None] * len(items), []
+            return [None] * len(items), [], set()
         if len(items) > 1 and len(set(kinds) - {None}) == 1:
             # a list mostly of things of one class states one property: its other items are of that class
-            # too ("thriller and horror" where the corpus gave "horror" as a genre)
-            return [next(k for k in kinds if k is not None)] * len(items), []
+            # too ("thriller and horror" where the corpus gave "horror" as a genre) — save one that says which
+            # relation links them ("Degree: Master's degree, Ashcombe University"), which qualifies the rest
+            cls = next(k for k in kinds if k is not None)
+            quals = self._qualifiers(seg, items, kinds, cls)
+            return [None if k in quals else cls for k in range(len(items))], [], quals
 
-        return kinds, []
+        return kinds, [], set()
+
+    def _qualifiers(self, seg: Segment, items: list[str], kinds: list[str | None], cls: str) -> set[int]:
+        """The items of a field's list of things that name none but plainly mean a relation to things of
+        their class ("Master's degree" beside "Ashcombe University": a property ranging over universities)."""
+        if seg.kind != "field":
+            return set()
+        ranged = np.array([p.kind == "object" and bool(p.ranges) and self.vocab.fits(cls, p.ranges)
+                           for p in self.meaning.props])
+        return {k for k, item in enumerate(items) if kinds[k] is None and not self._individual(seg, item)
+                and float(np.where(ranged, self.meaning.sims(item), 0.0).max(initial=0.0)) >= CONFIDENT}
 
     def _value_options(self, seg: Segment, item: str, kind: str | None, scores: tuple[np.ndarray, np.ndarray],
                        number: str | None, only: str | None, in_title: bool, listed: int) -> list[tuple[float, ReadFact]]:
@@ -269,9 +288,12 @@ class FactLinker:
             # a thing of a known class: the types decide (above any datatype reading); a name of no known
             # class competes with the datatype readings on meaning alone
             options.append(((TYPED_LINK if typed else 0.0) + float(raw[j]), ReadFact("", p.iri, item, True, rng, seg.context)))
-        return options + (self._held_by(item, kind, raw, seg.context) if kind else [])
+        # (what the thing does to the entity is its verb as written: "Ann Lee teaches it" is Ann Lee teaching)
+        held = np.maximum(raw, self.meaning.sims(seg.active)) if seg.active else raw
+        return options + (self._held_by(item, kind, held, seg.context, seg.active) if kind else [])
 
-    def _held_by(self, item: str, kind: str, raw: np.ndarray, context: str) -> list[tuple[float, ReadFact]]:
+    def _held_by(self, item: str, kind: str, raw: np.ndarray, context: str,
+                 active: str = "") -> list[tuple[float, ReadFact]]:
         """The properties the named thing may hold to the page's entity ("Taught by Ann Lee" on a course's page,
         "Students supervised: A, B" on a supervisor's): both ends declared (or said by the schema), the thing of
         the domain, the words meaning the relation — below a link the page's entity holds itself (`REVERSED`);
@@ -282,8 +304,12 @@ class FactLinker:
         lineage = {kind, *self.vocab.ancestors(kind)}
         # (… and so does a sentence's word for the class: "Professor Ann Lee chairs the department", a chair
         # being whoever heads one)
-        labelled = self.words.label_class(context) or self.words.class_word(context)
+        labelled = self.words.label_class(context) or self.words.class_word(active or context)
         said = {labelled, *self.vocab.ancestors(labelled)} if labelled else set()
+        # a participle before the named things' class ("Supervised students: A, B") says what they undergo,
+        # the entity doing it: "supervised by" is what the property's words are to mean
+        if labelled and (passive := participle_by(context)) and self.vocab.compatible(labelled, kind):
+            raw = np.maximum(raw, self.meaning.sims(passive))
         # the property defining the class said the most narrowly says it most: a chair heads something, and
         # works for something as every faculty member does
         depth = {p.iri: max(len(self.vocab.ancestors(c)) for c in made) for p in self.meaning.props

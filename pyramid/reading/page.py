@@ -18,6 +18,9 @@ class Segment:
     sentence: int = -1      # prose: which sentence of the page it came from
     aside: bool = False     # a count in a sentence about someone else ("Students who pass gain 3 credits")
     complement: bool = False  # a copula's complement ("X is a lecturer"): what the entity is, no thing it links to
+    # the named thing does something to the entity ("Ann Lee teaches COMP 255": context "taught by"): the verb as
+    # written, what a link the thing holds to the entity is to mean
+    active: str = ""
 
 
 @dataclass

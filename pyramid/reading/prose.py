@@ -26,7 +26,9 @@ from pyramid.reading.english import (
     PREDICATIVE_AS,
     TITLES,
     parser,
+    past_participle,
 )
+from pyramid.reading.identity import without_code
 from pyramid.reading.page import Segment
 from pyramid.reading.terms import is_date, phone_spans
 from pyramid.reading.values import YEAR
@@ -334,22 +336,24 @@ class ProseReader:
 
     def _entity_as_object(self, sent, subject, title: str, n: int) -> list[Segment]:
         """"The Department of X runs MRN4410": a named thing does something to the page's entity, which
-        is the object. The thing is a value of the entity through the verb read backwards ("runs by",
-        as "is run by"); which property, the types decide (what the entity's class can point to)."""
+        is the object. The thing is a value of the entity through the verb read backwards, as a passive
+        ("run by"); which property, the types decide (what the entity's class can point to)."""
         root = sent.root
         objects = [t for t in root.children if t.dep_ in ("dobj", "attr")]
         span = _span(subject)
         if not self.names_thing(span.text):
             return []
+        active = ""
         if objects and self._about_entity(objects[0], title):
-            context = f"{root.text} by"
+            verb = root.pos_ == "VERB"
+            context, active = (f"{past_participle(root.text)} by", root.text) if verb else (f"{root.text} by", "")
         elif (held := self._entity_held(root, title)) is not None:
             context = held  # "Ann Lee is in charge of the hall": the relation the prepositions say, the types its way
         else:
             return []
         words = [t for t in _name_run(span) if not (t.dep_ == "det" and t.i == span.start)]
         value = span.doc[words[0].i:words[-1].i + 1].text.strip(" ,.") if words else ""
-        return [Segment(context, value, "prose", mention=True, sentence=n)] if value else []
+        return [Segment(context, value, "prose", mention=True, sentence=n, active=active)] if value else []
 
     def _entity_held(self, root, title: str) -> str | None:
         """The words of a copula's preposition phrase that end in the entity ("is in charge of the hall" → "in
@@ -690,7 +694,9 @@ def _stand_in(text: str, title: str) -> str:
     """The page's own name replaced by "It" before parsing: names with commas, initials or characters
     the parser has never seen ("Cheung Kwong-chak, Gary is …") break its sentences; a pronoun never does,
     and a sentence whose subject is a pronoun is about the page's entity."""
-    variants = sorted({v for v in (title.strip(), strip_titles(title))
+    # (… and a coded title's name without its code: "CHEM 360 — Foundations of Physical Chemistry" is said
+    # "Foundations of Physical Chemistry is a course …")
+    variants = sorted({v for v in (title.strip(), strip_titles(title), without_code(title) or "")
                        if len(v.split()) >= 2 or len(v) > SHORT_NAME_CHARS},
                       key=len, reverse=True)
     for v in variants:
@@ -731,7 +737,16 @@ def _noun_words(noun) -> str:
     words = [c for c in noun.children if c.i < noun.i and (c.dep_ in ("compound", "amod") or
                                                            (c.dep_ == "poss" and c.pos_ == "NOUN"))]
     words += [k for c in words if c.dep_ == "poss" for k in c.children if k.dep_ == "case"]
-    return "".join(w.text_with_ws for w in sorted([*words, noun], key=lambda w: w.i)).strip()
+    text = "".join(w.text_with_ws for w in sorted([*words, noun], key=lambda w: w.i)).strip()
+    doing = _doing_to_entity(noun)
+    return f"{text} {doing.text}" if doing is not None else text
+
+
+def _doing_to_entity(noun):
+    """The participle after a noun whose object is the entity ("students taking it"): the relation the noun's
+    things hold to the entity; None where there is none."""
+    return next((c for c in noun.children if c.dep_ == "acl" and c.tag_ == "VBG" and
+                 any(o.dep_ == "dobj" and o.lower_ == "it" for o in c.children)), None)
 
 
 def _coordinated_objects(tok, root, objects: dict[int, str]) -> list:
@@ -756,7 +771,7 @@ def _said_through(subject) -> bool:
     Yard"): the page's entity's address, its venue."""
     if subject.pos_ != "NOUN":
         return False
-    if any(c.dep_ in ("prep", "poss") for c in subject.children):
+    if any(c.dep_ in ("prep", "poss") for c in subject.children) or _doing_to_entity(subject) is not None:
         return True
     verb = subject.head
     definite = any(c.dep_ == "det" and c.lower_ in DEFINITE_DETERMINERS for c in subject.children)
