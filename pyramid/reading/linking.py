@@ -177,7 +177,8 @@ class FactLinker:
         sims, raw = scores
         said = self._said_by_noun(item)
         # "took her doctorate", "his first degree": a thing of the entity's a sentence refers to, a value of a
-        # property only where the words plainly say which
+        # property only where the words plainly say which — as is any value of a sentence for a property that
+        # declares no domain (no type says whose it may be: "reading for a bachelor's degree" is no research)
         possessed = item.split()[:1] and item.split()[0].lower() in POSSESSIVES
         out = []
         for j, p in enumerate(self.meaning.props):
@@ -193,7 +194,7 @@ class FactLinker:
                 stated, score = typed_form(p, said[p.iri][0]), max(score, said[p.iri][1])
             if p.kind == "datatype" and score >= MIN_SIMILARITY and self.lessons.takes(p, stated) and \
                     not (is_named(p) and (seg.kind == "prose" or (raw[j] < CONFIDENT and not in_title))) and \
-                    not (seg.kind == "prose" and possessed and raw[j] < CONFIDENT) and \
+                    not (seg.kind == "prose" and (possessed or not p.domains) and raw[j] < CONFIDENT) and \
                     not (kind and self._individual(seg, item) and raw[j] < CONFIDENT and not self._an_example(p.iri, item)):
                 # (a thing of a known class, named as one — a page's title, an item under a class's label — is
                 # a plain value only where the words plainly say so, or where the corpus gave it to the property
