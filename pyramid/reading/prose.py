@@ -139,7 +139,9 @@ class ProseReader:
         sentences: list[str] = []
         if prose:
             text, addresses = _addresses_stood_in(_stand_in(" ".join(_closed(p) for p in prose), title))
-            text, self._stood = _names_stood_in(text, self._known)
+            # (a coded title's name without its code is the page's own, parsed as written and matched as its name:
+            # "CHEM 360 — Foundations of Physical Chemistry" says "Foundations of Physical Chemistry is a course …")
+            text, self._stood = _names_stood_in(text, self._known, {name_key(without_code(title) or title)})
             try:
                 doc = parse_in_sentences(self.nlp, text)
                 for n, sent in enumerate(doc.sents):
@@ -637,15 +639,18 @@ def _known_names_pattern(names: Iterable[str]) -> re.Pattern | None:
     return re.compile("|".join(rf"(?<![\w-]){re.escape(n)}{code}(?![\w-])" for n in kept)) if kept else None
 
 
-def _names_stood_in(text: str, known: re.Pattern | None) -> tuple[str, dict[str, str]]:
+def _names_stood_in(text: str, known: re.Pattern | None, own: set[str] = frozenset()) -> tuple[str, dict[str, str]]:
     """The corpus's known names in the text replaced by one proper noun each while it is parsed, as the
     page's own name is by "It": the parser then hangs a list of them ("taking Topics in Genetics, Advanced
-    Plant Biology and Readings in Cell Biology") as the list it is, not at its inner prepositions."""
+    Plant Biology and Readings in Cell Biology") as the list it is, not at its inner prepositions. The page's
+    own names (`own`, as `name_key`s) stay as written."""
     found: dict[str, str] = {}
     if known is None:
         return text, found
 
     def stand_in(m: re.Match) -> str:
+        if name_key(m.group(0)) in own:
+            return m.group(0)
         name = _NAME_STAND_IN.format(len(found))
         found[name] = m.group(0)
         return name
@@ -694,9 +699,7 @@ def _stand_in(text: str, title: str) -> str:
     """The page's own name replaced by "It" before parsing: names with commas, initials or characters
     the parser has never seen ("Cheung Kwong-chak, Gary is …") break its sentences; a pronoun never does,
     and a sentence whose subject is a pronoun is about the page's entity."""
-    # (… and a coded title's name without its code: "CHEM 360 — Foundations of Physical Chemistry" is said
-    # "Foundations of Physical Chemistry is a course …")
-    variants = sorted({v for v in (title.strip(), strip_titles(title), without_code(title) or "")
+    variants = sorted({v for v in (title.strip(), strip_titles(title))
                        if len(v.split()) >= 2 or len(v) > SHORT_NAME_CHARS},
                       key=len, reverse=True)
     for v in variants:

@@ -25,13 +25,22 @@ g:runs a owl:ObjectProperty ; rdfs:domain g:Weaver ; rdfs:range g:Workshop ; rdf
 g:hostedBy a owl:ObjectProperty ; rdfs:domain g:Workshop ; rdfs:range g:Person ; rdfs:label "is hosted by" .
 g:code a owl:DatatypeProperty ; rdfs:domain g:Workshop ; rdfs:label "workshop code" .
 g:loomCount a owl:DatatypeProperty ; rdfs:domain g:Weaver ; rdfs:label "number of looms" .
+g:Academy a owl:Class ; rdfs:label "academy" .
+g:trainedAt a owl:ObjectProperty ; rdfs:domain g:Person ; rdfs:range g:Academy ; rdfs:label "trained at" .
+g:diplomaFrom a owl:ObjectProperty ; rdfs:subPropertyOf g:trainedAt ; rdfs:domain g:Person ; rdfs:range g:Academy ;
+    rdfs:label "holds a diploma from" .
+g:mastersFrom a owl:ObjectProperty ; rdfs:subPropertyOf g:trainedAt ; rdfs:domain g:Person ; rdfs:range g:Academy ;
+    rdfs:label "holds a master's certificate from" .
+g:pastime a owl:DatatypeProperty ; rdfs:label "spends free time on" .
 """
 PAGES = [
     ("LOOM 210 — Tapestry Basics", "LOOM 210 — Tapestry Basics\n\nTapestry Basics is a workshop for newcomers "
                                    "to the loom. Ann Lee runs LOOM 210 this season."),
-    ("Ann Lee", "Ann Lee is a master weaver of the guild.\n\nLooms: 3\nMentored apprentices: Ola Berg and Bo Wu"),
+    ("Ann Lee", "Ann Lee is a master weaver of the guild.\n\nLooms: 3\nMentored apprentices: Ola Berg and Bo Wu\n"
+                "Training: Master's certificate, Hallam Weaving Academy\nPastime: sailing"),
+    ("Hallam Weaving Academy", "Hallam Weaving Academy is an academy of the northern guilds."),
     ("Ola Berg", "Ola Berg is an apprentice at the guild. She is mentored by Ann Lee."),
-    ("Bo Wu", "Bo Wu is an apprentice at the guild."),
+    ("Bo Wu", "Bo Wu is an apprentice at the guild. She writes about the history of natural dyes."),
     ("Dye Chemistry", "Workshop: Dye Chemistry\nWorkshop code: LOOM 330\nHosted by: Ann Lee"),
 ]
 
@@ -68,6 +77,20 @@ def test_a_field_naming_a_class_over_the_page_s_own_name_types_the_page(readings
     page = readings["Dye Chemistry"]
     assert page.cls == G + "Workshop"
     assert held(page, "hostedBy") == [("Ann Lee", False)]
+
+
+def test_a_list_item_naming_no_thing_says_which_relation_links_the_others(readings):
+    # "Training: Master's certificate, Hallam Weaving Academy": the academy gave her the master's certificate,
+    # and the certificate is no academy (nor any value)
+    ann = readings["Ann Lee"]
+    assert held(ann, "mastersFrom") == [("Hallam Weaving Academy", False)]
+    assert not any("certificate" in f.value for f in ann.facts)
+
+
+def test_a_sentence_s_value_reaches_a_property_of_no_domain_only_by_plain_words(readings):
+    # "writes about the history of natural dyes" says no pastime, though "Pastime: sailing" is one
+    assert held(readings["Ann Lee"], "pastime") == [("sailing", False)]
+    assert held(readings["Bo Wu"], "pastime") == []
 
 
 def test_a_title_s_name_runs_on_through_in():
