@@ -108,6 +108,8 @@ def _candidates(hits: list[Hit], admit: Admit | None = None) -> tuple[list[tuple
             key = " ".join(s.lower().split())
             if key in seen or len(s.split()) < 3:  # chunk overlap repeats sentences; fragments answer nothing
                 continue
+            if s.rstrip(" \"'”’)").endswith("?"):  # a question (an FAQ's, an interview's) answers nothing
+                continue
             seen.add(key)
             if admit is not None and not admit(s, h):
                 set_aside += 1

@@ -19,7 +19,7 @@ import json
 import logging
 import threading
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pyramid.ontology.labels import LabelIndex
@@ -31,7 +31,7 @@ RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 LABELS_CACHE = "ontology-labels.json"
 VALUES_CACHE = "ontology-values.json"
 LINKS_CACHE = "ontology-links.json"
-LINKS_FORMAT = 3  # the links cache's layout; a file of another is rebuilt
+LINKS_FORMAT = 4  # the links cache's layout; a file of another is rebuilt
 MANY_VALUED_SHARE = 0.5  # a property "held once per thing" where fewer than this share of things have two
 VALUE_SAMPLE = 200  # values per datatype property read to see whether they name other instances
 
@@ -48,6 +48,8 @@ class OntologyContext:
     links: dict[str, set[tuple[str, str, str]]]  # class → (object property, "out" | "in", class) in the data
     value_classes: dict[str, str]                # datatype property → the class its values name (codes of others)
     single: frozenset[tuple[str, str]] = frozenset()  # (object property, "out" | "in"): one value per thing there
+    # (property, "out" | "in", class) → the share of that class's things that hold the property at that end
+    held: dict[tuple[str, str, str], float] = field(default_factory=dict)
     stale: bool = False                          # the previous generation's, while the current one's is built
 
     @property
@@ -71,7 +73,7 @@ def build_context(layer: OntologyLayer, cache_dir: Path, fp: str) -> OntologyCon
     cached = _load_links(cache_dir / LINKS_CACHE, fp)
     if cached is None:
         cached = (class_links(layer.select_trusted), value_classes(layer.select_trusted, vocab, index),
-                  one_valued(layer.select_trusted))
+                  one_valued(layer.select_trusted), held_shares(layer.select_trusted))
         _save_links(cache_dir / LINKS_CACHE, fp, *cached)
     return OntologyContext(vocab, index, values, *cached)
 
@@ -96,7 +98,7 @@ class Contexts:
         if ctx is not None and background:
             self._build_later(layer, cache_dir)
             return OntologyContext(ctx.vocab, ctx.index, ctx.values, ctx.links, ctx.value_classes, ctx.single,
-                                   stale=True)
+                                   ctx.held, stale=True)
         with self._lock(layer):  # one build per layer at a time; a build that finished meanwhile serves
             return self._build(layer, cache_dir)
 
@@ -154,6 +156,20 @@ def one_valued(select) -> frozenset[tuple[str, str]]:
     return frozenset(out)
 
 
+def held_shares(select) -> dict[tuple[str, str, str], float]:
+    """Per property, end and class: the share of the class's things that hold the property there ("out": as its
+    subject). That a thing lacks what most of its kind hold says more than lacking what few do."""
+    sizes = {r["c"]: float(r["n"]) for r in select("SELECT ?c (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x a ?c } GROUP BY ?c")}
+    out: dict[tuple[str, str, str], float] = {}
+    for way, pattern in (("out", "?x ?p ?y"), ("in", "?y ?p ?x")):
+        rows = select(f"SELECT ?p ?c (COUNT(DISTINCT ?x) AS ?n) WHERE {{ {pattern} FILTER(?p != <{RDF_TYPE}>"
+                      f"{' && isIRI(?y)' if way == 'in' else ''}) ?x a ?c }} GROUP BY ?p ?c")
+        for r in rows:
+            if sizes.get(r["c"]):
+                out[(r["p"], way, r["c"])] = round(float(r["n"]) / sizes[r["c"]], 4)
+    return out
+
+
 def value_classes(select, vocab: Vocab, index: LabelIndex, sample: int = VALUE_SAMPLE) -> dict[str, str]:
     """Datatype properties whose values are the names or codes of *other* instances (a prerequisite
     stored as a subject code): property IRI → the class most of those instances are of, where at least
@@ -177,15 +193,18 @@ def value_classes(select, vocab: Vocab, index: LabelIndex, sample: int = VALUE_S
 
 
 def _save_links(path: Path, fingerprint: str, links: dict[str, set[tuple[str, str, str]]],
-                by_value: dict[str, str], single: frozenset[tuple[str, str]]) -> None:
+                by_value: dict[str, str], single: frozenset[tuple[str, str]],
+                held: dict[tuple[str, str, str], float]) -> None:
     from pyramid.workspace import atomic_write_json
 
     atomic_write_json(path, {"format": LINKS_FORMAT, "fingerprint": fingerprint, "value_classes": by_value,
-                             "links": {c: sorted(v) for c, v in links.items()}, "single": sorted(single)})
+                             "links": {c: sorted(v) for c, v in links.items()}, "single": sorted(single),
+                             "held": [[*k, v] for k, v in sorted(held.items())]})
 
 
 def _load_links(path: Path, fingerprint: str) -> tuple[dict[str, set[tuple[str, str, str]]], dict[str, str],
-                                                       frozenset[tuple[str, str]]] | None:
+                                                       frozenset[tuple[str, str]],
+                                                       dict[tuple[str, str, str], float]] | None:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -193,4 +212,4 @@ def _load_links(path: Path, fingerprint: str) -> tuple[dict[str, set[tuple[str, 
     if data.get("format") != LINKS_FORMAT or data.get("fingerprint") != fingerprint:
         return None
     return ({c: {tuple(x) for x in v} for c, v in data["links"].items()}, data["value_classes"],  # type: ignore[misc]
-            frozenset(tuple(x) for x in data["single"]))
+            frozenset(tuple(x) for x in data["single"]), {(p, w, c): v for p, w, c, v in data["held"]})

@@ -177,7 +177,8 @@ class OntologyAnswerer:
         draft, failed = None, None
         with tracer.step("ontology.plan", "ontology", options=len(options or [])) as rec:
             planner = ReadingPlanner(ctx.vocab, ctx.index, ctx.values, self.embedder, self.llm,
-                                     margin=self.margin(), value_classes=ctx.value_classes, single=ctx.single)
+                                     margin=self.margin(), value_classes=ctx.value_classes, single=ctx.single,
+                                     held=ctx.held)
             try:
                 draft = planner.draft(question, options, run=lambda p: self.select(self.compile(p, ctx), distinct=True),
                                       uses=self.uses)

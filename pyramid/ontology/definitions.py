@@ -75,6 +75,46 @@ class ClassDefinitions:
                 out.append((cls, tuple(dict.fromkeys(named)), restrictions))
         return out
 
+    def implied(self, superclasses: Callable[[str], Iterable[str]]) -> dict[str, set[str]]:
+        """Per class, the defined classes its own existential restrictions put it under — the one step of
+        OWL reasoning a defined class asks for: `C ≡ A ⊓ ∃p.F`, `X ⊑ A` and `X ⊑ ∃p.E` with `E ⊑ F` make
+        `X ⊑ C` (a graduate student, under Person and taking some graduate course, is a student whatever the
+        schema's subclass tree says). `superclasses`: the declared ones, transitively."""
+        def under(x: str) -> set[str]:
+            return {x, *superclasses(x)}
+
+        defined = [(c, genus, [(p, f) for p, f, d in rs if d]) for c, genus, rs in self.all if any(d for *_, d in rs)]
+        out: dict[str, set[str]] = defaultdict(set)
+        for x in self.classes:
+            up = under(x)
+            has = [r for y in up for r in self._existential(y)]
+            for c, genus, needs in defined:
+                if c in up or not set(genus) <= up:
+                    continue
+                if all(any(q == p and fillers and all(not want or under(e) & set(want) for e in fillers)
+                           for q, fillers in has) for p, want in needs):
+                    out[x].add(c)
+        return dict(out)
+
+    def _existential(self, cls: str) -> list[tuple[str, tuple[str, ...]]]:
+        """The `∃p.E` a class is said to be under (rdfs:subClassOf a someValuesFrom restriction, alone or
+        in an intersection): (p, the named classes E)."""
+        out = []
+        for term in self._objects(cls, RDFS + "subClassOf"):
+            if not isinstance(term, ox.BlankNode):
+                continue
+            lists = self._objects("_:" + term.value, OWL + "intersectionOf")
+            for part in (self._list(lists[0]) if lists else [term]):
+                if not isinstance(part, ox.BlankNode):
+                    continue
+                key = "_:" + part.value
+                on = [o.value for o in self._objects(key, OWL + "onProperty") if isinstance(o, ox.NamedNode)]
+                some = [m for o in self._objects(key, OWL + "someValuesFrom") for m in self._members(o)
+                        if not is_datatype(m)]
+                if on and some:
+                    out.append((on[0], tuple(m for m in some if m != OWL + "Thing")))
+        return out
+
     def _class_terms(self, cls: str) -> list[tuple[list, bool]]:
         """The class expressions a class is said to equal or to be under, each as its intersection's parts,
         and whether it defines the class."""

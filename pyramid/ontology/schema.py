@@ -219,6 +219,12 @@ class Schema:
                     props[q] = SchemaProperty(**{**old.__dict__, "inverse_of": old.inverse_of + (p.iri,)})
         self.classes: dict[str, SchemaClass] = dict(sorted(classes.items()))
         self.properties: dict[str, SchemaProperty] = dict(sorted(props.items()))
+        # what the definitions imply of the tree: a class under one by its restrictions is under it
+        implied = ClassDefinitions(self.classes, objects, self._list, members).implied(self.superclasses)
+        for iri, more in implied.items():
+            old = self.classes[iri]
+            parents = tuple(dict.fromkeys(old.parents + tuple(sorted(more))))
+            self.classes[iri] = SchemaClass(**{**old.__dict__, "parents": parents})
 
     def _list(self, head) -> list:
         """Items of an RDF collection (rdf:first / rdf:rest), cycle-safe."""

@@ -44,13 +44,16 @@ class PageAssembler:
         """The page's entity, its class and the facts the page states about it."""
         title = page.title
         # what the page says the entity is ("X is an assistant professor", "Type: outpatient clinic"):
-        # said of its kind — a value it has (a position) maybe, never a thing it links to
+        # said of its kind — never a thing it links to; a value it has (a position) maybe, but a field's only
+        # under a label that plainly means that value's property ("Status: Graduate student" is no age)
         said = {n: k for n, seg in enumerate(page.segments) if (k := self.kind_said(seg, title))}
         kinds = {n: cls for n, (cls, stated) in said.items() if stated}
         options = []
         for n, seg in enumerate(page.segments):
+            vague = n in kinds and seg.kind == "field"
+            plainly = self.meaning.confident(seg.context) if vague else None
             for opts in self.linker.candidates(seg, title):
-                kept = [(sc, f) for sc, f in opts if not (n in kinds and f.is_object)]
+                kept = [(sc, f) for sc, f in opts if not (n in kinds and f.is_object or vague and f.prop != plainly)]
                 if kept:
                     options.append((seg, kept))
         cls = self.classifier.entity_class(title, [o for _, o in options], [c for c, _ in said.values()],

@@ -289,9 +289,28 @@ class FactLinker:
             # a thing of a known class: the types decide (above any datatype reading); a name of no known
             # class competes with the datatype readings on meaning alone
             options.append(((TYPED_LINK if typed else 0.0) + float(raw[j]), ReadFact("", p.iri, item, True, rng, seg.context)))
+        options += self._over_name_word(seg, item, kind, raw, another)
         # (what the thing does to the entity is its verb as written: "Ann Lee teaches it" is Ann Lee teaching)
         held = np.maximum(raw, self.meaning.sims(seg.active)) if seg.active else raw
         return options + (self._held_by(item, kind, held, seg.context, seg.active) if kind else [])
+
+    def _over_name_word(self, seg: Segment, item: str, kind: str, raw: np.ndarray,
+                        another: bool) -> list[tuple[float, ReadFact]]:
+        """A class guessed from a word of the name alone ("Calloway *Institute* of Technology") gives way to
+        words that plainly mean a relation whose range is a kindred class (both under one class of the schema):
+        "undergraduate degree is from" says a university gave it, whatever the name calls itself. A thing with
+        a page of its own keeps the class its page gives it."""
+        if another or seg.complement or self.words.class_word(item) != kind:
+            return []
+        above = self.vocab.ancestors(kind)
+        out = []
+        for j, p in enumerate(self.meaning.props):
+            if p.kind != "object" or not p.ranges or raw[j] < CONFIDENT or self.vocab.fits(kind, p.ranges):
+                continue
+            kin = next((r for r in p.ranges if above & ({r} | self.vocab.ancestors(r))), None)
+            if kin is not None:
+                out.append((TYPED_LINK + float(raw[j]), ReadFact("", p.iri, item, True, kin, seg.context)))
+        return out
 
     def _held_by(self, item: str, kind: str, raw: np.ndarray, context: str,
                  active: str = "") -> list[tuple[float, ReadFact]]:

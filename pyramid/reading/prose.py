@@ -24,6 +24,7 @@ from pyramid.reading.english import (
     PARTITIVE_HEADS,
     PREDICATE_OPENING_TAGS,
     PREDICATIVE_AS,
+    SUBJECT_PRONOUNS,
     TITLES,
     parser,
     past_participle,
@@ -104,8 +105,11 @@ class ProseReader:
         root = next(iter(doc.sents)).root if len(doc) else None
         subjects = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")] if root is not None else []
         if root is None or root.pos_ not in ("VERB", "AUX") or len(subjects) != 1 or subjects[0].pos_ == "PRON" or \
-                (subjects[0].pos_ == "PROPN" and self._about_entity(subjects[0], title)):
-            return None  # (a common noun in an answer, "the gauge there", is the thing asked about, not the entity)
+                (subjects[0].pos_ == "PROPN" and self._about_entity(subjects[0], title)) or \
+                self._named_whole(subjects[0], title):
+            # (a common noun in an answer, "the gauge there", is the thing asked about, not the entity; a title
+            # the tagger takes for common nouns, "Readings in Biochemistry is …", is the entity's name)
+            return None
         if subjects[0].pos_ == "PROPN" and root.lemma_ == "be":
             return _name_run(_span(subjects[0])).text.strip(" ,.") or None
         if subjects[0].pos_ == "PROPN" and any(c.dep_ == "dobj" and self._about_entity(c, title) for c in root.children):
@@ -146,12 +150,20 @@ class ProseReader:
                 doc = parse_in_sentences(self.nlp, text)
                 for n, sent in enumerate(doc.sents):
                     sentences.append(_restored(_restored(sent.text.strip(), self._stood), addresses))
-                    out += [_address_restored(_name_restored(seg, self._stood), addresses)
+                    if sent.text.strip().endswith("?"):
+                        continue  # a question states nothing ("Where did X study as an undergraduate?")
+                    said = [_address_restored(_name_restored(seg, self._stood), addresses)
                             for seg in self._sentence(sent, title, n)]
+                    out += list(dict.fromkeys(said))  # one sentence says a thing once, however it is reached
             finally:
                 self._stood = {}
         return out, sentences
 
+
+    @staticmethod
+    def _named_whole(subject, title: str) -> bool:
+        """The subject's phrase is the entity's whole name, word for word."""
+        return bool(name_key(title)) and name_key(_span(subject).text) == name_key(title)
 
     def _about_entity(self, subject, title: str) -> bool:
         """The sentence's subject stands for the page's entity: a pronoun ("it", "she"), the entity's
@@ -304,9 +316,12 @@ class ProseReader:
         nouns += [t for t in sent if t.i + 1 < sent.end and sent.doc[t.i + 1].lower_ == "it" and
                   sent.doc[t.i + 1] in subjects and t.pos_ in ("NOUN", "PROPN") and t.head == root]
         # ("There are 39 students in …" says what there is, not what the entity is)
+        # (… "a district of Hollinsford" is a district, but "a member of the X Group" no "faculty member": a noun
+        # before a named thing's "of" names a kind only by a class's own name, not as the head of a longer one)
         nouns += [t for t in root.children if t.dep_ == "attr" and t.pos_ == "NOUN" and t.text.islower()
                   and any(c.dep_ in ("acl", "prep", "relcl") or (c.dep_ == "amod" and c.i > t.i) for c in t.children)
-                  and not any(c.dep_ == "expl" for c in root.children)]
+                  and not any(c.dep_ == "expl" for c in root.children)
+                  and (not _member_of_name(t) or self.class_word(t.text))]
         # "works as a facility manager for the council": the noun of a predicative "as", without what follows it
         nouns += [o for p in root.children if p.dep_ == "prep" and p.lower_ == PREDICATIVE_AS
                   for o in p.children if o.dep_ == "pobj" and o.pos_ == "NOUN" and o.text.islower() and
@@ -831,6 +846,15 @@ def _lead_verb(sent):
     subject: the parser may root such a sentence at a verb inside an item ("… spans a; b ameliorates
     c; d"), which would hide the clause that states the list. None for other sentences."""
     semis = [t.i for t in sent if t.text == ";"]
+    if sent.root.pos_ in ("NOUN", "PROPN"):
+        # a fronted time the parser roots the sentence at ("This term the student is taking …"): the clause it
+        # hangs on the noun, with a subject of its own and no relative word, is the sentence's
+        clause = next((c for c in sent.root.children if c.dep_ in ("relcl", "acl") and c.pos_ in ("VERB", "AUX")
+                       and c.i > sent.root.i and any(k.dep_ in ("nsubj", "nsubjpass") for k in c.children)
+                       and not any(k.tag_ in ("WDT", "WP", "WP$", "WRB") or k.lower_ == "that" for k in c.subtree
+                                   if k.i < c.i)), None)
+        if clause is not None:
+            return clause
     if not semis:
         # … or with a long comma list after its verb: the parser roots it inside an item too ("X has
         # published on a, b, …, charge transfer induced hydrogen bonding, …")
@@ -922,9 +946,19 @@ def _extraposed(subject, root) -> bool:
 
 def _shares_subject(verb, root) -> bool:
     """The verb is the sentence's, or one joined to it with no subject of its own ("X has taught here since
-    2015 and is now a professor"): what it says, it says of the sentence's subject."""
-    return verb == root or (verb.dep_ == "conj" and verb.head == root and
-                            not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in verb.children))
+    2015 and is now a professor") or with the sentence's own pronoun again ("I joined X in 2023, and I am now
+    a professor"): what it says, it says of the sentence's subject."""
+    if verb == root:
+        return True
+    if verb.dep_ != "conj" or verb.head != root:
+        return False
+    own = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass", "expl")]
+    return not own or (len(own) == 1 and own[0].lower_ in _pronoun_subjects(root))
+
+
+def _pronoun_subjects(root) -> set[str]:
+    """The personal pronouns the verb has as its subject."""
+    return {c.lower_ for c in root.children if c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in SUBJECT_PRONOUNS}
 
 
 def _stands_for_entity(subject) -> bool:
@@ -938,8 +972,12 @@ def _in_other_clause(tok, root) -> bool:
     for what the entity is said to be ("X is one of the units that make up Y": X makes up Y; "X is a
     chemist who works at Y"), or for the entity itself ("The ward, which is part of Y, …")."""
     t = tok.head
+    # (a clause joined on with the sentence's own pronoun subject, "I joined X in 2023, and I am now …", says more
+    # of the same one)
+    said = _pronoun_subjects(root)
     while t.i != root.i and t.head.i != t.i:
         if t.pos_ in ("VERB", "AUX") and any(c.dep_ in ("nsubj", "nsubjpass") and not _stands_for_entity(c)
+                                             and not (c.lower_ in said and t.dep_ == "conj")
                                              for c in t.children) and not _says_of_complement(t, root) and \
                 not (_relative_on(t) and t.head.head.i == root.i and t.head.dep_ in ("nsubj", "nsubjpass")):
             return True

@@ -121,8 +121,11 @@ class ReadingEnumerator:
                             r.evidence["unheld"] = 1.0
                             if said:  # its verb said (see _said): the scorer need not look again
                                 r.evidence["said"] = 1.0
-                        if r.plan.count or unheld:
-                            out.append(r)
+                        if not (r.plan.count or unheld):
+                            # never answers (the data holds nothing there), but may be what the question
+                            # means: then no other reading answers it (planner._meant_found_nothing)
+                            r.evidence["lacked"] = 1.0
+                        out.append(r)
         return out + self._attributes(a)
 
     def _said(self, prop: str, words: frozenset[str]) -> bool:

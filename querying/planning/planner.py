@@ -28,7 +28,7 @@ from querying.planning.rankings import RankingReadings
 from querying.planning.records import Anchor, PlanDraft, QuestionReading, Run, Uses
 from querying.planning.scoring import ReadingScorer
 from querying.planning.vectors import QueryVectors
-from querying.planning.weights import GROUP_LIKENESS, GROUP_MARGIN
+from querying.planning.weights import GROUP_LIKENESS, GROUP_MARGIN, MEANT_HELD, MEANT_MARGIN
 from querying.planning.wording import forms, masked, words_outside
 
 MAX_OPTION_CANDIDATES = 200   # options of the answer class a plan names as its candidates, at most
@@ -40,10 +40,13 @@ class ReadingPlanner:
 
     def __init__(self, vocab: Vocab, index: LabelIndex, values: ValueIndex, embedder: Embedder,
                  llm: LLM | None = None, *, margin: float = 0.02, value_classes: dict[str, str] | None = None,
-                 single: frozenset[tuple[str, str]] = frozenset()) -> None:
-        """`single`: the object properties (IRI, "out" | "in") the data holds once per thing at that end."""
+                 single: frozenset[tuple[str, str]] = frozenset(),
+                 held: dict[tuple[str, str, str], float] | None = None) -> None:
+        """`single`: the object properties (IRI, "out" | "in") the data holds once per thing at that end;
+        `held`: (IRI, "out" | "in", class IRI) → the share of the class's things holding the property there."""
         self.vocab, self.index, self.values, self.embedder, self.llm = vocab, index, values, embedder, llm
         self.margin = margin
+        self.held = held or {}
         # datatype property IRI → the class whose instances its values name (prerequisites stored as codes)
         self.value_classes = value_classes or {}
         vectors = QueryVectors(embedder)
@@ -80,10 +83,14 @@ class ReadingPlanner:
         readings = self.enumerator.enumerate(anchors, uses, named, _either(question, anchors), passed=passed,
                                              polar=bool(POLAR.match(question)),
                                              words=frozenset(words_outside(question, anchors)))
+        # the steps the data never takes from what the question names: no answer, but maybe what it means
+        lacked = [r for r in readings if r.evidence.get("lacked")]
+        readings = [r for r in readings if not r.evidence.get("lacked")]
         readings += self.ranker.rankings(question, anchors, readings)
         # a question that asks what kind a thing is, for things lacking something, or that ranks, compares
         # or totals things by a value of theirs, is read that way only
         offered = alternatives(question, self.names.named_class_groups)
+        plain = readings
         if offered is not None:  # "Is X a graduate or an undergraduate student?" asks which, not whether
             readings = kind_readings(question, anchors, self.vocab, offered)
             if not readings:
@@ -106,13 +113,20 @@ class ReadingPlanner:
         if not readings:
             d.reason = "no path of the schema joins what the question names"
             return d
+        # (kept by the same checks as the readings, on a draft of their own: their reasons are not the question's;
+        # none where the question is read as asking what kind a thing is, what it lacks, or a measure of it)
+        lacked = (self.keeper.keep(PlanDraft(question, None), question, anchors, lacked) or []) \
+            if lacked and readings is plain else []
         option_links = [self.index.link(o) for o in options] if options else []
-        self.scorer.score(question, readings, option_links)
+        self.scorer.score(question, readings + lacked, option_links)
+        prior = {id(r): r.score for r in readings + lacked}
         if run is not None:
-            ran = list(readings)
+            ran = readings + lacked
             self.runner.check(question, readings, run, options, option_links)
             if not readings:
                 return self._found_nothing(d, ran, anchors)
+            if self._meant_found_nothing(d, question, ran, readings, prior):
+                return d
         readings.sort(key=lambda r: -r.score)
         d.readings = readings
         best = choose(d, question, readings, self.llm, self.margin)
@@ -174,6 +188,50 @@ class ReadingPlanner:
         if sims[0] < floor:
             return []  # the best reading's own attribute is not of the kind asked for: not a group
         return [n for n, sim in zip(names[1:], sims[1:]) if sim >= floor]
+
+    def _meant_found_nothing(self, d: PlanDraft, question: str, ran: list[QuestionReading],
+                             left: list[QuestionReading], prior: dict[int, float]) -> bool:
+        """The reading that means the question best, by the schema's words, found nothing for what it names,
+        and the one that would answer instead means it clearly less (`weights.MEANT_MARGIN`) through other
+        relations: "Which topic does X work on?" of someone whose research the data lacks is not answered
+        with the group X works for. The draft says why; the question is passed down. (A yes/no question's
+        nothing is its "no": see `_found_nothing`.)"""
+        if POLAR.match(question) or not left:
+            return False
+        best = max(left, key=lambda r: r.score)
+        used = best.plan.properties()
+        for r in sorted(ran, key=lambda r: -prior[id(r)]):
+            if prior[id(r)] <= prior[id(best)] + MEANT_MARGIN:
+                return False
+            found_nothing = r.evidence.get("empty") and not r.evidence.get("unheld") or r.evidence.get("lacked")
+            # (a longer way round that finds nothing is no sign: its extra steps are what the question did not say;
+            # a shorter one reads closer to the question by its shortness alone, and is a sign where the question
+            # says its relation: "Which courses does X teach?" is not answered through X's students)
+            shorter_said = r.steps == best.steps or r.steps < best.steps and r.evidence.get("relation_said")
+            if found_nothing and shorter_said and not r.plan.properties() <= used and self._commonly_held(r):
+                d.reason = (f"the reading that means the question best ({r.spelled()}) finds nothing for what it "
+                            f"names, and the next one up ({best.spelled()}) answers another question")
+                d.decisions["meant"] = f"{r.spelled()} (score {prior[id(r)]:.3f} before it ran) found nothing"
+                return True
+        return False
+
+    def _commonly_held(self, r: QuestionReading) -> bool:
+        """Things of the anchor's kind commonly hold the relation the reading takes from it (`weights.MEANT_HELD`
+        of them): that X lacks it says the data missed it, and the question is about it; a relation few hold is
+        seldom what a question means, however its words read."""
+        anchors = [a for a in r.anchors if not a.is_value]
+        if not anchors:
+            return False
+        if r.kind == "attribute" and not r.plan.constraints and r.plan.returns:
+            name, way = r.plan.returns[0], "out"
+        elif len(r.plan.constraints) == 1:
+            last = r.plan.constraints[0].path[-1]
+            name, way = last.property, "out" if last.inverse else "in"
+        else:
+            return False
+        p = self.vocab.get(name)
+        return p is not None and any(self.held.get((p.iri, way, c), 0.0) >= MEANT_HELD
+                                     for a in anchors for c in a.classes)
 
     def _found_nothing(self, d: PlanDraft, ran: list[QuestionReading], anchors: list[Anchor]) -> PlanDraft:
         """Every reading that ran found nothing: no answer, except to a yes/no question, whose answer

@@ -29,6 +29,14 @@ OPTION_CLASS = 0.30       # × share of the options that are of the reading's an
 SUBCLASS_OPTION = 0.5     # an option of a subclass of the answer class counts this much of one
 SCHEMA_WORD = 0.55        # a one-word value span this close to a schema term's words is that term
 EMPTY = 0.25              # a reading whose query returns nothing
+# the reading that means the question best found nothing, and the one left to answer scored this much less
+# before either ran: it answers another question, and the question is passed down (planner._meant_found_nothing).
+# Measured on the five development domains (`polyrag bench domain`): the wrong answers it stops lie 0.15–0.31
+# below; two right ones at 0.101 and 0.125 stay
+MEANT_MARGIN = 0.12
+# … where at least this share of the things of the anchor's kind hold that reading's relation (PolyU's
+# "published in", held by 2% of the staff, is seldom what "Where does X hold his post?" means)
+MEANT_HELD = 0.1
 OPTIONS_HIT = 0.15        # its rows support some option / none of them
 # × share of its answers that are only filed under the class asked for, through a subclass (a
 # department is a FACULTY by PolyU's axiom; had the question meant departments, it would say so, and

@@ -211,7 +211,9 @@ def test_an_address_asked_for_is_answered_by_one_or_not_at_all(tmp_path, embedde
     for question in ("What is the e-mail address of Vale Road Library?", "What is the telephone number for Odile Fenn?",
                      "What is the website of Inkwell & Daughters?", "Which website does Vale Road Library have?"):
         ans = answer_ontology(s, question)
-        assert ans.layer == "none" and "hold no" in ans.text, (question, ans.text)
+        # (passed down because the values found hold no address, or because the reading that means the
+        # question, the branch's own address, finds nothing for it)
+        assert ans.layer == "none" and ("hold no" in ans.text or "finds nothing" in ans.text), (question, ans.text)
     ans = answer_ontology(s, "What is the phone number of Quayside Library?")
     assert ans.layer == "ontology" and "01700 400100" in ans.text, ans.text
 
@@ -239,3 +241,35 @@ def test_no_thing_of_a_narrower_class_is_not_the_absence_of_the_wider_one(tmp_pa
     s.ontology.reason()
     assert answer_ontology(s, "Which music lessons are not attended by any pupil?").layer == "none"
     assert answer_ontology(s, "Which music lessons are not attended by anyone?").text == "Oboe Reeds"
+
+
+INSTITUTE = """@prefix : <http://example.org/marine/> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:Scientist a owl:Class ; rdfs:label "marine scientist" .
+:Team a owl:Class ; rdfs:label "research team" .
+:Vessel a owl:Class ; rdfs:label "research vessel" .
+:inTeam a owl:ObjectProperty ; rdfs:domain :Scientist ; rdfs:range :Team ; rdfs:label "works for team" .
+:sailsOn a owl:ObjectProperty ; rdfs:domain :Scientist ; rdfs:range :Vessel ; rdfs:label "sails on" .
+:studies a owl:DatatypeProperty ; rdfs:domain :Scientist ; rdfs:label "is researching" .
+:nickname a owl:DatatypeProperty ; rdfs:domain :Scientist ; rdfs:label "known on board as" .
+:kelp a :Team ; rdfs:label "Kelp Forest Team" .
+:reef a :Team ; rdfs:label "Reef Survey Team" .
+:petrel a :Vessel ; rdfs:label "RV Petrel" .
+:ana a :Scientist ; rdfs:label "Ana Sorel" ; :inTeam :kelp ; :studies "kelp forest recovery" ; :sailsOn :petrel .
+:ben a :Scientist ; rdfs:label "Ben Okoro" ; :inTeam :reef ; :studies "coral bleaching" .
+:cai a :Scientist ; rdfs:label "Cai Lindqvist" ; :inTeam :reef ; :studies "sea urchin grazing" .
+:dov a :Scientist ; rdfs:label "Dov Adler" ; :inTeam :kelp ; :nickname "Skipper" .
+:eli a :Scientist ; rdfs:label "Eli Brand" ; :inTeam :kelp ; :studies "drifting plankton" .
+"""
+
+
+def test_what_most_of_its_kind_hold_and_the_thing_lacks_is_not_answered_through_another_relation(tmp_path, embedder):
+    """"Which topic does X work on?" means what X is researching: answered where the data holds it; of a
+    scientist whose topic the data lacks (most scientists have one), the team they work for is no answer — the
+    layer passes the question down and says the reading it meant found nothing."""
+    s = session(own_ontology(tmp_path, "marine", INSTITUTE), embedder)
+    ans = answer_ontology(s, "Which topic does Ana Sorel work on?")
+    assert ans.layer == "ontology" and "kelp forest recovery" in ans.text, ans.text
+    ans = answer_ontology(s, "Which topic does Dov Adler work on?")
+    assert ans.layer == "none" and "finds nothing" in ans.text, ans.text

@@ -345,3 +345,17 @@ def test_a_fact_question_is_answered_by_its_best_sentence_and_two_more_at_most(r
     assert cited[:len(said)] == said and len(cited) > len(said)  # the rest stay as citations
     assert asks_for_a_fact("Who leads the bakery?") and asks_for_a_fact("How many towers are there?")
     assert not asks_for_a_fact("Where can I buy rye bread?") and not asks_for_a_fact("How do glaciers retreat?")
+
+
+def test_a_question_written_on_a_page_is_never_an_answer(tmp_path, embedder):
+    """An FAQ page repeats the question it answers: the question, closest to what is asked by its words,
+    states nothing; the answer is the sentence after it."""
+    ws = Workspace.init(tmp_path / "faq")
+    s = Session(ws, provider=ScriptedProvider({}), embedder=embedder)
+    s.text.add_documents([Document("ferry", "Ferry questions. Q: When does the ferry to Skarn Island leave? A: The "
+                                            "boat for Skarn Island sails at 7.40 every morning from pier two.")])
+    hits = s.text.search("When does the ferry to Skarn Island leave?", k=2)
+    comp = compose("When does the ferry to Skarn Island leave?", hits, s.embedder, s.text.tokenize, 200)
+    texts = [c.text for c in comp.chosen]
+    assert texts and not any(t.rstrip().endswith("?") for t in texts), texts
+    assert any("7.40" in t for t in texts), texts

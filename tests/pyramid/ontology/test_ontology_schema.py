@@ -172,3 +172,31 @@ def test_missing_and_empty_files(tmp_path):
         Schema.load(tmp_path / "nope.ttl")
     with pytest.raises(InputError, match="empty"):
         Schema.load(write(tmp_path, "empty.ttl", "  \n"))
+
+
+DEFINED_TTL = """@prefix : <http://kiln.example/> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:Person a owl:Class .
+:Kiln a owl:Class .
+:WoodKiln a owl:Class ; rdfs:subClassOf :Kiln .
+:fires a owl:ObjectProperty .
+:Potter a owl:Class ; owl:intersectionOf ( :Person [ a owl:Restriction ; owl:onProperty :fires ;
+                                                     owl:someValuesFrom :Kiln ] ) .
+:Stoker a owl:Class ; rdfs:subClassOf :Person ,
+    [ a owl:Restriction ; owl:onProperty :fires ; owl:someValuesFrom :WoodKiln ] .
+:Visitor a owl:Class ; rdfs:subClassOf :Person ,
+    [ a owl:Restriction ; owl:onProperty :fires ; owl:allValuesFrom :Kiln ] .
+:Bench a owl:Class ; rdfs:subClassOf [ a owl:Restriction ; owl:onProperty :fires ; owl:someValuesFrom :Kiln ] .
+"""
+
+
+def test_a_class_a_definition_covers_by_its_restrictions_is_under_the_defined_class(tmp_path):
+    """Potter ≡ Person ⊓ ∃fires.Kiln: a stoker, a person who fires some wood kiln, is a potter, though the schema
+    never says so; "only kilns" (allValuesFrom) says nothing of firing any, and a bench is no person."""
+    s = Schema.load(write(tmp_path, "kiln.ttl", DEFINED_TTL))
+    ex = "http://kiln.example/"
+    assert ex + "Potter" in s.superclasses(ex + "Stoker")
+    assert ex + "Potter" not in s.superclasses(ex + "Visitor")
+    assert ex + "Potter" not in s.superclasses(ex + "Bench")
+    assert ex + "Potter" not in s.superclasses(ex + "Potter")

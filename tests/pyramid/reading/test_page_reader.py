@@ -63,6 +63,12 @@ def schema_reader(directory: Path, ttl: str, embedder, titles: list[str] | None 
     return PageReader(Vocab.from_schema(Schema.load(path)), embedder, titles=titles)
 
 
+def read_titled(directory: Path, ttl: str, embedder, pages: list[tuple[str, str]]) -> dict:
+    """Every (title, text) page read as one corpus against a schema written in a test: title → its reading."""
+    reader = schema_reader(directory, ttl, embedder, [t for t, _ in pages])
+    return dict(zip((t for t, _ in pages), reader.read_all(pages)))
+
+
 def facts(reading) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for f in reading.facts:

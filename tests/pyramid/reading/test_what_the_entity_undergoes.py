@@ -10,7 +10,7 @@ import pytest
 
 from pyramid.reading.corpus import name_in_title
 from pyramid.reading.english import participle_by, past_participle
-from tests.pyramid.reading.test_page_reader import schema_reader
+from tests.pyramid.reading.test_page_reader import read_titled, schema_reader
 
 G = "http://guild.example/onto#"
 TTL = """@prefix g: <http://guild.example/onto#> .
@@ -47,8 +47,7 @@ PAGES = [
 
 @pytest.fixture(scope="module")
 def readings(tmp_path_factory, embedder):
-    reader = schema_reader(tmp_path_factory.mktemp("guild"), TTL, embedder, [t for t, _ in PAGES])
-    return dict(zip((t for t, _ in PAGES), reader.read_all(PAGES)))
+    return read_titled(tmp_path_factory.mktemp("guild"), TTL, embedder, PAGES)
 
 
 def held(reading, prop: str) -> list[tuple[str, bool]]:
