@@ -41,6 +41,10 @@ LIKENESS_WEIGHT = 0.5     # the share of what a value's likeness adds to its ver
 YEAR_RANGES = {"gYear"}
 YEAR_MARGIN = 0.01        # a year goes to a property of years before a count's, where nothing else says
 TYPED_LINK = 1.0          # what the other end's known class adds to a link's score (the types decide)
+# words this close to a relation outweigh a class guessed from a word of a name ("undergraduate degree is from",
+# 0.78 to univ-bench's undergraduateDegreeFrom, over "Calloway Institute"; "is student in", 0.57, does not make
+# a department a university)
+OVER_NAME_WORD = 0.7
 REVERSED = 0.3            # a link the named thing holds to the page's entity, below one the entity holds itself
 HELD_BY_FLOOR = TYPED_LINK - REVERSED + MIN_SIMILARITY  # …and the least score it is read at
 DEFINING = 0.25           # what a property that defines the entity's class adds to its score (pyramid.reading.assembly)
@@ -297,7 +301,7 @@ class FactLinker:
     def _over_name_word(self, seg: Segment, item: str, kind: str, raw: np.ndarray,
                         another: bool) -> list[tuple[float, ReadFact]]:
         """A class guessed from a word of the name alone ("Calloway *Institute* of Technology") gives way to
-        words that plainly mean a relation whose range is a kindred class (both under one class of the schema):
+        words that plainly mean a relation (`OVER_NAME_WORD`) whose range is a kindred class (both under one class of the schema):
         "undergraduate degree is from" says a university gave it, whatever the name calls itself. A thing with
         a page of its own keeps the class its page gives it."""
         if another or seg.complement or self.words.class_word(item) != kind:
@@ -305,7 +309,7 @@ class FactLinker:
         above = self.vocab.ancestors(kind)
         out = []
         for j, p in enumerate(self.meaning.props):
-            if p.kind != "object" or not p.ranges or raw[j] < CONFIDENT or self.vocab.fits(kind, p.ranges):
+            if p.kind != "object" or not p.ranges or raw[j] < OVER_NAME_WORD or self.vocab.fits(kind, p.ranges):
                 continue
             kin = next((r for r in p.ranges if above & ({r} | self.vocab.ancestors(r))), None)
             if kin is not None:
