@@ -129,6 +129,16 @@ def participle_by(label: str) -> str | None:
     return f"{first} by" if participle and first.isalpha() else None
 
 
+def passive_agent(context: str) -> str | None:
+    """A context that is a passive with its agent to come ("Taught by", "is supervised by"): the participle,
+    the relation the named thing does to the entity ("taught"); None for any other context."""
+    words = [w for w in context.lower().split() if w not in AUXILIARIES]
+    if len(words) != 2 or words[1] != "by" or not words[0].isalpha():
+        return None
+    first = words[0]
+    return first if first in IRREGULAR or (first.endswith("ed") and len(first) > MIN_PARTICIPLE_CHARS) else None
+
+
 MIN_PARTICIPLE_CHARS = 4  # shorter words ending in "ed" ("red", "bed", "used"…) are too often no verb of a label
 # words that never start a name at a sentence's opening ("The", "It", "However")
 SKIP_INITIAL = DETERMINERS | PREPOSITIONS | CONJUNCTIONS | RELATIVES | SUBJECT_PRONOUNS | {

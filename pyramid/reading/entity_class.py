@@ -15,7 +15,7 @@ from pyramid.reading.lessons import SHAPE_SHARE, CorpusLessons
 from pyramid.reading.linking import TYPED_LINK, FactLinker
 from pyramid.reading.meaning import CONFIDENT, PropertyMeaning
 from pyramid.reading.page import Page, ReadFact
-from pyramid.reading.terms import declared_on, holds_on, is_named
+from pyramid.reading.terms import declared_on, holds_on, is_named, said_of
 from pyramid.vocab import Vocab
 
 TITLE_MARGIN = 0.5        # a page's facts settle its class when the best class leads every other by this
@@ -135,7 +135,8 @@ class EntityClassifier:
                 # are (a page of "X was appointed <journal>" sentences is no department of twenty faculties)
                 # (a link is sure only when the types of both ends say it: a name of no known class linked by
                 # the words alone — "the managers are A, B, C" — is weak however near the words are)
-                own = [(sc, f) for sc, f in opts if holds_on(self.vocab, c.iri, f)]
+                own = [(sc, f) for sc, f in opts
+                       if holds_on(self.vocab, c.iri, f) or said_of(self.vocab, c.iri, f, sc, TYPED_LINK + CONFIDENT)]
                 total += max((sc for sc, f in own if sc >= CONFIDENT and not (f.is_object and sc < TYPED_LINK)), default=0.0)
                 weak = max([weak] + [sc for sc, f in own if f.is_object and sc < TYPED_LINK])
             votes[c.iri] = total + weak

@@ -14,7 +14,7 @@ import numpy as np
 
 from pyramid.normalise import codes_in, fold, name_key
 from pyramid.reading.class_words import ClassWords, common_phrase, name_head, name_like, relational
-from pyramid.reading.english import POSSESSIVES, PREDICATIVE_AS, PROPERTY_NAME_FUNCTION_WORDS, participle_by
+from pyramid.reading.english import POSSESSIVES, PREDICATIVE_AS, PROPERTY_NAME_FUNCTION_WORDS, participle_by, passive_agent
 from pyramid.reading.lessons import CorpusLessons, name_keys
 from pyramid.reading.meaning import CONFIDENT, MIN_SIMILARITY, PropertyMeaning
 from pyramid.reading.page import ReadFact, Segment
@@ -54,6 +54,11 @@ MIN_IN_TITLE_CHARS = 2    # an item this short is inside any title by chance
 # what a copula's complement or a predicative "as" says of the entity ("X is Chairperson", "X serves as
 # Chairperson"): compared with the properties' words as any context is
 ROLE_MEANING = "role"
+
+
+def _passive_named(p) -> bool:
+    """The property is named as a passive ("is being advised by"): its subject undergoes the verb."""
+    return any(n.split()[-1:] == ["by"] for n in p.names)
 
 
 class FactLinker:
@@ -339,9 +344,15 @@ class FactLinker:
         depth = {p.iri: max(len(self.vocab.ancestors(c)) for c in made) for p in self.meaning.props
                  if (made := self.vocab.defines.get(p.iri, set()) & said)}
         deepest = max(depth.values(), default=None)
+        # a passive names its agent ("Taught by Ann Lee"): the named thing does the verb to the entity, as
+        # plainly as the entity would hold a property said forwards — unless the property's own name is a
+        # passive ("is being advised by"), which the entity holds
+        agent = passive_agent(context)
+        if agent is not None:
+            raw = np.maximum(raw, self.meaning.sims(agent))
 
         def score(j: int, p) -> float:
-            held = float(raw[j]) - REVERSED
+            held = float(raw[j]) - (0.0 if agent is not None and not _passive_named(p) else REVERSED)
             if p.iri in depth:
                 held = max(held, CONFIDENT + (DEFINING if depth[p.iri] == deepest else 0.0))
             return TYPED_LINK + held

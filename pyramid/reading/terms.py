@@ -17,6 +17,7 @@ from pyramid.reading.english import (
     SCALES,
     TIME_NOUNS,
     WEB_NOUNS,
+    passive_agent,
 )
 from pyramid.reading.values import NUMBER
 from pyramid.vocab import Term, Vocab, local_name
@@ -226,6 +227,18 @@ def holds_on(vocab: Vocab, cls: str, f) -> bool:
     fact the named thing holds to the entity (`ReadFact.reverse`) says nothing of it ("Belongs to: the Department
     of X" read backwards would make a person's page a faculty's): the entity's own facts type it."""
     return not f.reverse and declared_on(vocab, cls, f.prop)
+
+
+def said_of(vocab: Vocab, cls: str, f, score: float, sure: float) -> bool:
+    """A fact the named thing holds to the entity, said as a passive with its agent and its words plain
+    (`score` at least `sure`), says the entity is of the property's range or above it ("Taught by: Ann Lee" on
+    a course's page): a class the schema gives no property of its own is known only by what is said of it.
+    Grammar must say the direction: "Belongs to: the Department of X" read backwards would make a person's
+    page a faculty's."""
+    if not f.reverse or score < sure or passive_agent(f.context) is None:
+        return False
+    p = vocab.by_iri[f.prop]
+    return any(r == cls or cls in vocab.ancestors(r) for r in p.ranges)
 
 
 def declared_on(vocab: Vocab, cls: str, prop: str) -> bool:
