@@ -14,32 +14,33 @@ import numpy as np
 
 from pyramid.normalise import codes_in, fold, name_key
 from pyramid.reading.class_words import ClassWords, common_phrase, name_head, name_like, relational
-from pyramid.reading.english import POSSESSIVES, PREDICATIVE_AS, PROPERTY_NAME_FUNCTION_WORDS, participle_by, passive_agent
+from pyramid.reading.english import (
+    POSSESSIVES,
+    PREDICATIVE_AS,
+    PROPERTY_NAME_FUNCTION_WORDS,
+    participle_by,
+    passive_agent,
+)
 from pyramid.reading.lessons import CorpusLessons, name_keys
 from pyramid.reading.meaning import CONFIDENT, MIN_SIMILARITY, PropertyMeaning
 from pyramid.reading.page import ReadFact, Segment
+from pyramid.reading.shape_floors import ShapeFloors
 from pyramid.reading.terms import (
-    NUMERIC_RANGES,
-    TEMPORAL_RANGES,
     amount_in,
     counted_scales,
-    is_date,
     is_named,
     quantity_number,
-    shape_named,
     shape_of,
     shaped_part,
     typed_form,
 )
-from pyramid.reading.values import MAX_ITEM_WORDS, NUMBER, YEAR, name_before_noun
-from pyramid.vocab import Vocab, local_name, singular
+from pyramid.reading.values import MAX_ITEM_WORDS, NUMBER, name_before_noun
+from pyramid.vocab import Vocab, singular
 
 OBJECT_SIMILARITY = 0.15  # an object property needs at least this much of its label's meaning too
 NUMBER_WORDS_SIMILARITY = 0.15  # a sentence's number whose noun means a numeric property less is none of its
 MIN_THING_SHARE = 0.5     # a list whose items are less than this share names of things lists plain values
 LIKENESS_WEIGHT = 0.5     # the share of what a value's likeness adds to its verb's meaning that counts
-YEAR_RANGES = {"gYear"}
-YEAR_MARGIN = 0.01        # a year goes to a property of years before a count's, where nothing else says
 TYPED_LINK = 1.0          # what the other end's known class adds to a link's score (the types decide)
 # words this close to a relation outweigh a class guessed from a word of a name ("undergraduate degree is from",
 # 0.78 to univ-bench's undergraduateDegreeFrom, over "Calloway Institute"; "is student in", 0.57, does not make
@@ -67,6 +68,7 @@ class FactLinker:
     def __init__(self, vocab: Vocab, meaning: PropertyMeaning, lessons: CorpusLessons, words: ClassWords) -> None:
         self.vocab, self.meaning, self.lessons, self.words = vocab, meaning, lessons, words
         self._paged_count, self._paged = -1, set()
+        self.shapes = ShapeFloors(meaning)
 
     def candidates(self, seg: Segment, title: str = "") -> list[list[tuple[float, ReadFact]]]:
         """For each value of the segment (a list field: each item), the facts it could state, best
@@ -122,14 +124,14 @@ class FactLinker:
             # a quantity ("$35.5 million", "114 min") is its number to a numeric property
             # … and the one sum of money a phrase holds ("Pay £6.75 on the door") is its number too
             number = (quantity_number(item, self._scales) or amount_in(item)) if not NUMBER.match(item.strip()) else None
-            sims, item = self._by_shape(item, sims, seg.aside)
+            sims, item = self.shapes.by_shape(item, sims, seg.aside)
             if seg.kind == "prose" and seg.number:
                 # a number a sentence counts with a noun that hardly means a numeric property ("a four-week
                 # refit" of a ward) counts something else: its shape alone makes it none of theirs
-                weak = (raw < NUMBER_WORDS_SIMILARITY) & (self._numeric_floor > 0)
+                weak = (raw < NUMBER_WORDS_SIMILARITY) & (self.shapes.numeric > 0)
                 sims = np.where(weak, np.minimum(sims, raw), sims)
             if number is not None and not seg.aside:
-                sims = np.maximum(sims, self._numeric_floor)
+                sims = np.maximum(sims, self.shapes.numeric)
             options += self._value_options(seg, item, kind, (sims, raw), number, only, in_title, len(items))
             options.sort(key=lambda x: -x[0])
             if options:
@@ -197,7 +199,7 @@ class FactLinker:
             # that repeats the page's title (else from the title): "Expertise: organic synthesis" is
             # not the entity's name
             # … the number of a quantity to a numeric property only ("26 April" stays words elsewhere)
-            stated = typed_form(p, number if number is not None and self._numeric_floor[j] > 0 else item)
+            stated = typed_form(p, number if number is not None and self.shapes.numeric[j] > 0 else item)
             score = float(sims[j])
             if p.iri in said:  # "the People First group" to "political group": the name before the noun
                 stated, score = typed_form(p, said[p.iri][0]), max(score, said[p.iri][1])
@@ -417,49 +419,6 @@ class FactLinker:
             return ""
         return None
 
-    def _by_shape(self, item: str, sims: np.ndarray, aside: bool) -> tuple[np.ndarray, str]:
-        """What a value's shape says whatever its words mean: a number or a date goes to a property
-        declared numeric or a date; a phone number, or an address inside a phrase ("By e-mail at
-        ann@x.org"), an e-mail or web address, to the property named for its shape (which then takes the
-        address alone)."""
-        if NUMBER.match(item.strip()) and not aside:
-            sims = np.maximum(sims, self._numeric_floor)
-            if YEAR.match(item.strip()):  # "open since 1924": a year, before a count, to a property of years
-                sims = np.maximum(sims, self._year_floor)
-        if is_date(item):
-            sims = np.maximum(sims, self._date_floor)
-        elif (shape := shape_of(item)) is not None:  # a phone number, an e-mail or web address, whole
-            sims = self._shaped(sims, shape)
-        shaped = shaped_part(item)
-        if shaped is not None:
-            sims, item = self._shaped(sims, shaped[0]), shaped[1]
-        return sims, item
-
-    def _shaped(self, sims: np.ndarray, shape: str) -> np.ndarray:
-        """A value of this shape states a property named for the shape, where the schema has one: "her office
-        line is (555) 342-5958" is a telephone number, not an office's number."""
-        floor = self._shape_floor(shape)
-        return np.where(floor > 0, np.maximum(sims, floor), 0.0) if floor.any() else sims
-
-    def _shape_floor(self, shape: str) -> np.ndarray:
-        return np.array([CONFIDENT if p.kind == "datatype" and shape_named(p) == shape else 0.0
-                         for p in self.meaning.props])
-
     @cached_property
     def _scales(self) -> set[str]:
         return counted_scales(self.vocab)
-
-    @cached_property
-    def _date_floor(self) -> np.ndarray:
-        return np.array([MIN_SIMILARITY if p.kind == "datatype" and {local_name(r) for r in p.ranges} & TEMPORAL_RANGES
-                         else 0.0 for p in self.meaning.props])
-
-    @cached_property
-    def _year_floor(self) -> np.ndarray:
-        return np.array([MIN_SIMILARITY + YEAR_MARGIN if p.kind == "datatype" and
-                         {local_name(r) for r in p.ranges} & YEAR_RANGES else 0.0 for p in self.meaning.props])
-
-    @cached_property
-    def _numeric_floor(self) -> np.ndarray:
-        return np.array([MIN_SIMILARITY if p.kind == "datatype" and {local_name(r) for r in p.ranges} & NUMERIC_RANGES
-                         else 0.0 for p in self.meaning.props])
