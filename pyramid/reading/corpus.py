@@ -29,7 +29,7 @@ from pyramid.sqlite import DisposableSQLite
 from pyramid.vocab import Vocab
 from pyramid.workspace import Workspace
 
-SEGMENT_VERSION = "33"   # bump when PageReader.segment reads a page differently
+SEGMENT_VERSION = "34"   # bump when PageReader.segment reads a page differently
 COMMIT_EVERY = 50       # pages parsed between two commits of the cache (what a stop can lose)
 MAX_TITLE_WORDS = 12    # a first line this short names the page when it has no title
 MIN_TITLE_MENTIONS = 1  # a name in a headline is the page's when the page says it again (the title said it once)

@@ -27,6 +27,7 @@ TITLE_NEIGHBOURS = 5      # a title's resemblance to a class: mean cosine to thi
 # what a copula's complement says the entity is ("X is an assistant professor"): English's own typing,
 # a vote as strong as a fact typed by its ends; it settles which subclass among those the facts allow
 SAID_KIND = 1.0
+SURE = TYPED_LINK + CONFIDENT  # a passive said of the entity this plainly says its class (terms.said_of)
 TIE = 1e-9                # votes this close to the best are a tie (float sums)
 
 
@@ -42,7 +43,7 @@ class EntityClassifier:
         of the best score among the facts it allows (declared on the class or above it); `said`: the
         classes the page's lines say the entity is (SAID_KIND each); `stated`: those its sentences or
         fields state, which settle it."""
-        votes = self._fact_votes(options)
+        votes, below = self._fact_votes(options)
         for c in said:
             if c in votes:
                 votes[c] += SAID_KIND
@@ -54,6 +55,9 @@ class EntityClassifier:
         for c in self.shape_doubts(title):
             if c in votes:
                 votes[c] = max(0.0, votes[c] - SHAPE_PENALTY)
+        for c, more in below.items():  # what is said of a course is said of a graduate course the page names
+            if votes[c] > 0:
+                votes[c] += more
         # the title is the entity's name: which class's name property has values like it
         like = self.lessons.value_sims(title) if self.lessons.examples else np.zeros(len(self.meaning.props))
         for j, p in enumerate(self.meaning.props):
@@ -98,7 +102,7 @@ class EntityClassifier:
         by_class: dict[str, list[str]] = {}
         for page in pages:
             options = [o for seg in page.segments for o in self.linker.candidates(seg, page.title)]
-            ranked = sorted(self._fact_votes(options).items(), key=lambda x: -x[1])
+            ranked = sorted(self._fact_votes(options)[0].items(), key=lambda x: -x[1])
             if not ranked or ranked[0][1] < 1.0:
                 continue
             best, score = ranked[0]
@@ -125,22 +129,34 @@ class EntityClassifier:
         return [c for c, shapes in self.lessons.title_shapes.items()
                 if any(not title_shapes(self.lessons.family_word(c), c)[shape](title) for shape in shapes)]
 
-    def _fact_votes(self, options: list[list[tuple[float, ReadFact]]]) -> dict[str, float]:
+    def _fact_votes(self, options: list[list[tuple[float, ReadFact]]]) -> tuple[dict[str, float], dict[str, float]]:
+        """Per class, what the facts it allows add up to; and per class below a range that a passive said
+        of the entity votes for, what that vote would add (a graduate course is taught too: it gets the vote
+        only where something else says the entity is one, see `entity_class`)."""
         votes: dict[str, float] = {}
+        below: dict[str, float] = {}
+        ranges = {r for opts in options for sc, f in opts if f.reverse and sc >= SURE for r in self.vocab.by_iri[f.prop].ranges}
         for c in self.vocab.classes:
-            total = weak = 0.0
-            for opts in options:
-                # a weak datatype reading (a sentence's value, a vague label) is no evidence of the class;
-                # a link to a name of no known class is weak evidence, and counts once however many there
-                # are (a page of "X was appointed <journal>" sentences is no department of twenty faculties)
-                # (a link is sure only when the types of both ends say it: a name of no known class linked by
-                # the words alone — "the managers are A, B, C" — is weak however near the words are)
-                own = [(sc, f) for sc, f in opts
-                       if holds_on(self.vocab, c.iri, f) or said_of(self.vocab, c.iri, f, sc, TYPED_LINK + CONFIDENT)]
-                total += max((sc for sc, f in own if sc >= CONFIDENT and not (f.is_object and sc < TYPED_LINK)), default=0.0)
-                weak = max([weak] + [sc for sc, f in own if f.is_object and sc < TYPED_LINK])
-            votes[c.iri] = total + weak
-        return votes
+            votes[c.iri] = self._vote(c.iri, options, lambda f, sc, c=c.iri: said_of(self.vocab, c, f, sc, SURE))
+            if not ranges & self.vocab.ancestors(c.iri):
+                continue
+            down = self._vote(c.iri, options, lambda f, sc, c=c.iri: said_of(self.vocab, c, f, sc, SURE, below=True))
+            if down > votes[c.iri]:
+                below[c.iri] = down - votes[c.iri]
+        return votes, below
+
+    def _vote(self, cls: str, options: list[list[tuple[float, ReadFact]]], said) -> float:
+        total = weak = 0.0
+        for opts in options:
+            # a weak datatype reading (a sentence's value, a vague label) is no evidence of the class;
+            # a link to a name of no known class is weak evidence, and counts once however many there
+            # are (a page of "X was appointed <journal>" sentences is no department of twenty faculties)
+            # (a link is sure only when the types of both ends say it: a name of no known class linked by
+            # the words alone — "the managers are A, B, C" — is weak however near the words are)
+            own = [(sc, f) for sc, f in opts if holds_on(self.vocab, cls, f) or said(f, sc)]
+            total += max((sc for sc, f in own if sc >= CONFIDENT and not (f.is_object and sc < TYPED_LINK)), default=0.0)
+            weak = max([weak] + [sc for sc, f in own if f.is_object and sc < TYPED_LINK])
+        return total + weak
 
     def _title_votes(self, title: str) -> dict[str, float]:
         """Per class with example titles: how much the title resembles them (mean of the closest few)."""

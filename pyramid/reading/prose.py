@@ -31,7 +31,7 @@ from pyramid.reading.english import (
 )
 from pyramid.reading.identity import without_code
 from pyramid.reading.page import Segment
-from pyramid.reading.terms import is_date, phone_spans
+from pyramid.reading.terms import is_date, phone_spans, shape_of
 from pyramid.reading.values import YEAR
 
 _ENTITY_LABELS = {"ORG", "FAC", "GPE", "LOC", "NORP", "PERSON"}  # NER kinds that name a thing
@@ -126,7 +126,11 @@ class ProseReader:
         last = max(ends, key=lambda t: t.right_edge.i, default=None)
         if last is None:
             return None
-        return doc[last.left_edge.i:last.right_edge.i + 1].text.strip(" ,.") or None
+        start = last.left_edge.i
+        if start > 2 and doc[start - 1].text == ")" and doc[start - 3].text == "(" and \
+                shape_of(doc[start - 3:last.right_edge.i + 1].text) is not None:
+            start -= 3  # a bracketed group the value is dialled with: "(555) 342-6916", not "342-6916"
+        return doc[start:last.right_edge.i + 1].text.strip(" ,.") or None
 
     def without_lead_words(self, text: str) -> str:
         """An answer without the adverbs, determiners and prepositions that open it ("Mostly a, b and c"

@@ -229,16 +229,16 @@ def holds_on(vocab: Vocab, cls: str, f) -> bool:
     return not f.reverse and declared_on(vocab, cls, f.prop)
 
 
-def said_of(vocab: Vocab, cls: str, f, score: float, sure: float) -> bool:
+def said_of(vocab: Vocab, cls: str, f, score: float, sure: float, *, below: bool = False) -> bool:
     """A fact the named thing holds to the entity, said as a passive with its agent and its words plain
     (`score` at least `sure`), says the entity is of the property's range or above it ("Taught by: Ann Lee" on
     a course's page): a class the schema gives no property of its own is known only by what is said of it.
     Grammar must say the direction: "Belongs to: the Department of X" read backwards would make a person's
-    page a faculty's."""
+    page a faculty's. `below`: a class under the range counts too."""
     if not f.reverse or score < sure or passive_agent(f.context) is None:
         return False
     p = vocab.by_iri[f.prop]
-    return any(r == cls or cls in vocab.ancestors(r) for r in p.ranges)
+    return any(r == cls or cls in vocab.ancestors(r) or (below and r in vocab.ancestors(cls)) for r in p.ranges)
 
 
 def declared_on(vocab: Vocab, cls: str, prop: str) -> bool:

@@ -33,6 +33,7 @@ from querying.planning.cues import (
     asks_a_number,
     asks_number_of_things,
     counted_noun,
+    embedding_phrase,
 )
 from querying.planning.names import SchemaNames, property_words
 from querying.planning.records import PLACEHOLDERS, Anchor, PlanDraft, QuestionReading
@@ -49,6 +50,7 @@ from querying.planning.wording import (
 )
 
 MAX_APPOSITIVE = 3            # words before a named thing that may say what it is ("the librarian Ms")
+EMBEDDED_STEPS = 2            # from a thing said of another to the answer: one to the other, one on
 NAMED_RELATION_WORDS = 2      # content words a property's name needs for a question to name it by them alone
 Check = Callable[[PlanDraft, str, list[Anchor], list[QuestionReading]], "list[QuestionReading] | None"]
 
@@ -75,6 +77,16 @@ def _counts(r: QuestionReading) -> bool:
     return r.plan.count or (_per_group(r) and r.plan.rank is not None and r.plan.rank.fn == "count")
 
 
+def _steps_from(r: QuestionReading, a: Anchor) -> int:
+    """How many steps the reading's answer lies from the named thing (a value of the thing itself is one);
+    a reading that does not use it, as far as any."""
+    extra = 1 if r.kind == "attribute" else 0
+    if set(a.iris) & set(r.plan.candidates):
+        return extra
+    paths = [len(c.path) for c in r.plan.constraints if set(a.iris) & set(c.values)]
+    return min(paths) + extra if paths else EMBEDDED_STEPS
+
+
 class AskedKeeper:
     """The checks, in order; each returns the readings it keeps, or None (the draft's reason said)."""
 
@@ -84,8 +96,8 @@ class AskedKeeper:
     def keep(self, d: PlanDraft, question: str, anchors: list[Anchor],
              readings: list[QuestionReading]) -> list[QuestionReading] | None:
         checks: list[Check] = [self.of_asked_class, self.of_asked_time, self.of_asked_number, self.of_someone,
-                               self.of_where, self.of_counted, self.of_named_relation, self.of_named_classes,
-                               self.of_said_steps]
+                               self.of_where, self.of_counted, self.of_embedded, self.of_named_relation,
+                               self.of_named_classes, self.of_said_steps]
         kept: list[QuestionReading] | None = readings
         for check in checks:
             if kept is None:
@@ -229,6 +241,46 @@ class AskedKeeper:
         kept = [r for r in readings if r.kind != "attribute" or names_content_words(r.property_names()) & words]
         return _or_why(d, kept, "the question counts things, and no reading of what it names counts them")
 
+    def of_embedded(self, d: PlanDraft, question: str, anchors: list[Anchor],
+                    readings: list[QuestionReading]) -> list[QuestionReading] | None:
+        """A thing named inside a phrase about another thing ("the person who supervises X", "the department X
+        belongs to", "Where did X's advisor …") is not what the answer is joined to: the answer lies at least
+        two steps from it, one to the other thing and one on, and the way passes a thing of the class the phrase
+        names ("the person": not X's university's alumni); a phrase that names no class ("X's mentor") names one
+        relation, and the answer lies exactly two steps away. Other readings are set aside ("Which university
+        awarded a PhD to the person who supervises X?" is not X's own degree); none left, the question is
+        passed down."""
+        far = [(a, said) for a in anchors if not a.is_value and (said := self._embedded(question, a)) is not None]
+        if not far:
+            return readings
+        kept = [r for r in readings if all(self._through(r, a, kinds) for a, kinds in far)]
+        if len(kept) < len(readings):
+            d.decisions["embedded"] = (f"{', '.join(repr(a.text) for a, _ in far)} said of another thing: "
+                                       f"{len(readings) - len(kept)} reading(s) not reaching the answer through it set aside")
+        return _or_why(d, kept, f"the question asks about the thing {far[0][0].text!r} is said of, and no reading of "
+                                "the schema reaches its answer through such a thing")
+
+    def _embedded(self, question: str, a: Anchor) -> set[str] | None:
+        """The classes the phrase a named thing is said inside names (none: a relational noun, "X's mentor"),
+        or None where it is said plainly. A clause with no relative word after a noun that names the thing's
+        own kind is an apposition ("the subject X comes under …")."""
+        said = embedding_phrase(masked(question, [a]))
+        if said is None:
+            return None
+        words = set(forms(said[0]))
+        named = {c.iri for c in self.vocab.classes if self.names.names(c.iri, words)}
+        own = {k for c in a.classes for k in (c, *self.vocab.ancestors(c))}
+        return None if said[1] and named & own else named
+
+    def _through(self, r: QuestionReading, a: Anchor, kinds: set[str]) -> bool:
+        """Does the reading reach its answer from the named thing through the other thing the phrase says?"""
+        steps = _steps_from(r, a)
+        if not kinds:
+            return steps == EMBEDDED_STEPS
+        owner = self.vocab.get(r.plan.target) if r.kind == "attribute" else None
+        passed = (*r.mids, *((owner.iri,) if owner is not None else ()))
+        return steps >= EMBEDDED_STEPS and any(self.vocab.compatible(m, k) for m in passed for k in kinds)
+
     def of_named_relation(self, d: PlanDraft, question: str, anchors: list[Anchor],
                           readings: list[QuestionReading]) -> list[QuestionReading] | None:
         """A question that names a property by every content word of a name of two or more ("What does
@@ -295,26 +347,31 @@ class AskedKeeper:
         # stands in, a supplier in the country its city lies in — a chain of places said by a preposition of place
         where = bool(ASKS_WHERE.search(question) or PLACE_PREPOSITIONS & {w.lower() for w in re.findall(r"\w+", text)})
 
-        told: dict[str, tuple[bool, bool]] = {}  # property name → (its words said, a name of it says where)
+        told: dict[tuple[str, str | None], tuple[bool, bool]] = {}  # → (its words said, a name of it says where)
 
-        def tells(name: str) -> tuple[bool, bool]:
-            if name not in told:
+        def tells(name: str, answer: str | None = None) -> tuple[bool, bool]:
+            """(A word of the property's names said, not one that names the class asked for: "Which courses does X
+            teach?" says no "takes course"; a name of it says where.)"""
+            if (name, answer) not in told:
                 t = self.vocab.get(name)
-                told[name] = (False, False) if t is None else \
-                    (bool({IRREGULAR_BASE.get(w, w) for w in names_content_words([property_words(t), *t.names])} & words),
+                asked = {forms(w)[0] for n in self.names.class_names.get(answer, ()) for w in n.split() if forms(w)} \
+                    if answer else set()
+                told[name, answer] = (False, False) if t is None else \
+                    (bool({IRREGULAR_BASE.get(w, w) for w in names_content_words([property_words(t), *t.names])}
+                          & (words - asked)),
                      any(LOCATIVE.search(n) or _IN_PLACE & set(n.lower().split()) for n in t.names))
-            return told[name]
+            return told[name, answer]
 
         def part_of(name: str) -> bool:
             t = self.vocab.get(name)
             return t is not None and bool(PART_OF_WORDS & {w for n in (t.words, *t.names) for w in n.lower().split()})
 
-        def passed(m: str, before: str, after: str) -> bool:
+        def passed(m: str, before: str, after: str, answer: str | None) -> bool:
             """An unnamed class on the way is passed by a step the question says, a chain of places, or a part of
             what lies beyond it ("the staff across the Faculty of Science" work for its departments, which belong
             to it)."""
-            return any(tells(p)[0] for p in (before, after)) or (where and tells(before)[1] and tells(after)[1]) \
-                or part_of(after)
+            return any(tells(p, answer)[0] for p in (before, after)) or \
+                (where and tells(before)[1] and tells(after)[1]) or part_of(after)
 
         def said(r: QuestionReading) -> bool:
             unnamed = [i for i, m in enumerate(r.mids) if not any(self.vocab.compatible(m, c) for c in named)]
@@ -322,10 +379,10 @@ class AskedKeeper:
                 return True
             path = r.plan.constraints[0].path if len(r.plan.constraints) == 1 else []
             if len(path) == len(r.mids) + 1:  # the answer, then each class on the way, then the anchor
-                return all(passed(r.mids[i], path[i].property, path[i + 1].property) for i in unnamed)
+                return all(passed(r.mids[i], path[i].property, path[i + 1].property, r.answer_class) for i in unnamed)
             if r.plan.constraints and all(c.path and part_of(c.path[-1].property) for c in r.plan.constraints):
                 return True
-            steps = [tells(name) for name in r.plan.properties()]
+            steps = [tells(name, r.answer_class) for name in r.plan.properties()]
             return any(w for w, _ in steps) or (where and bool(steps) and all(loc for _, loc in steps))
         kept = [r for r in readings if not r.mids or r.plan.absent or said(r)]
         if len(kept) < len(readings):

@@ -233,6 +233,35 @@ def _compound_before(question: str, cue: re.Match) -> str:
     return word.lower()
 
 
+# A thing named inside a phrase about another thing: "the person who supervises X", "the course that X assists
+# with", "the department X belongs to" (a reduced relative: a verb after X), "Where did X's advisor get …"
+# (a possessor before a do-question's verb). English's relative words, determiners and prepositions mark these.
+_WORD = r"[^\W\d_]+"
+_IN_NOUN_PHRASE = rf"(?!(?i:of|the|a|an|to|for|in|on|at|by|with|from)\b){_WORD}"
+_EMBEDDING = re.compile(
+    rf"\b(?i:the|a|an)\s+(?P<np>(?:{_IN_NOUN_PHRASE}\s+){{0,3}}?{_IN_NOUN_PHRASE})\s+"
+    rf"(?:(?i:(?:(?:of|to|for|from|with|by|at|in|on|under)\s+)?(?:who|whom|that|which|whose|where))\s+"
+    rf"(?:{_WORD}\s+){{0,4}}?(?P<rel>X)\b|(?P<reduced>X)\s+(?i:is|are|was|were|{_WORD}(?:s|ed))\b)")
+# …unless the phrase is what the question asks for: "Who is the person who …", "Name the course that …"
+_ASKED_PHRASE = re.compile(rf"^\W*(?:(?i:who|what|which)\s+(?i:is|are|was|were)\s+|"
+                           rf"(?!(?i:who|what|which|where|when|how|whose|whom)\b)(?:{_WORD}\s+){{1,2}})$")
+_POSSESSOR = re.compile(rf"\b(?i:did|does|do|can|could|will|would|should|might)\s+X(?:'s|’s|')\s+"
+                        rf"(?P<np>{_WORD}(?:\s+{_WORD})??)\s+{_WORD}")
+
+
+def embedding_phrase(text: str) -> tuple[str, bool] | None:
+    """The noun phrase about another thing that the placeholder X is said inside (`text`: the question with
+    one named thing masked as X), and whether its clause has no relative word (then the noun may be X's own
+    kind: "the subject X comes under …"); None where X is said plainly."""
+    for m in _EMBEDDING.finditer(text):
+        if m.group("reduced") and not text[:m.start()].strip():
+            continue  # a reduced clause opening the question is its subject and main verb ("The X runs for …")
+        if not _ASKED_PHRASE.match(text[:m.start()]):
+            return m.group("np"), bool(m.group("reduced"))
+    m = _POSSESSOR.search(text)
+    return (m.group("np"), False) if m else None
+
+
 @dataclass(frozen=True)
 class QuestionCues:
     """Does the question ask for a number (and of what), for someone, for a place, for a value by a

@@ -59,6 +59,8 @@ PAGES = [
                   "A little history — The harbour has been open since 1890."),
     ("Boats and Moorings", "Boats and Moorings\n\nBoats and Moorings is one of the harbour offices of the "
                            "authority.\n\nHighlights:\n• Telephone: 01632 960 111\n• Open: weekdays"),
+    ("Moorings Desk", "Moorings Desk: your questions answered\n\nMoorings Desk is one of the harbour offices of the "
+                      "authority.\n\nQ: Can I ring the desk?\nA: The front desk line is (01632) 960-222."),
 ]
 
 
@@ -92,6 +94,8 @@ def test_an_answer_said_as_a_clause_gives_the_clause_s_value(read):
     eastwick = facts(readings["Eastwick"])
     assert eastwick.get("feeMonth") == ["March"]
     assert eastwick.get("gauge") == ["EW2"]
+    # a number dialled with a bracketed code is the whole number
+    assert facts(readings["Moorings Desk"]).get("officePhone") == ["(01632) 960-222"]
 
 
 def test_a_plural_class_word_before_names_lists_things_of_that_class(read):

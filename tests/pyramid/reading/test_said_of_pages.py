@@ -18,6 +18,7 @@ m:Person a owl:Class ; rdfs:label "person" .
 m:Tutor a owl:Class ; rdfs:subClassOf m:Person ; rdfs:label "tutor" .
 m:Pupil a owl:Class ; rdfs:subClassOf m:Person ; rdfs:label "pupil" .
 m:Lesson a owl:Class ; rdfs:label "lesson" .
+m:Masterclass a owl:Class ; rdfs:subClassOf m:Lesson ; rdfs:label "masterclass" .
 m:Ensemble a owl:Class ; rdfs:label "ensemble" .
 m:teaches a owl:ObjectProperty ; rdfs:domain m:Tutor ; rdfs:range m:Lesson ; rdfs:label "teaches" .
 m:attends a owl:ObjectProperty ; rdfs:domain m:Pupil ; rdfs:range m:Lesson ; rdfs:label "attends" .
@@ -29,6 +30,7 @@ PAGES = [
     ("Sight-reading for Strings", "Sight-reading for Strings\n\nTaught by: Ms Ana Ruiz\n"
                                   "Pupils this term: Tom Bell, Mia Chen"),
     ("Harmony Basics", "Harmony Basics\n\nTaught by: Mr Olu Adebayo\nPupils this term: Mia Chen, Rafe Dunn"),
+    ("Bowing Masterclass", "Bowing Masterclass\n\nTaught by: Mr Olu Adebayo\nPupils this term: Tom Bell"),
     ("Tom Bell", "Tom Bell\n\nInstrument: viola\nMentored by: Ms Ana Ruiz\nEnsemble: Riverside Youth Strings"),
     ("Mia Chen", "Mia Chen\n\nInstrument: cello\nMentored by: Mr Olu Adebayo"),
     ("Ms Ana Ruiz", "Ms Ana Ruiz\n\nAna Ruiz is a tutor at the school. Instrument: violin"),
@@ -46,6 +48,11 @@ def test_a_class_with_no_property_of_its_own_is_known_by_what_is_said_of_it(read
     # nothing in the schema is declared on a lesson: the tutor who teaches it and the pupils who attend it type it
     for title in ("Sight-reading for Strings", "Harmony Basics"):
         assert readings[title].cls == M + "Lesson", (title, readings[title].cls)
+
+
+def test_what_is_said_of_a_class_is_said_of_the_narrower_one_the_page_names(readings):
+    # "Taught by" says a lesson; the title's last word says which kind of lesson
+    assert readings["Bowing Masterclass"].cls == M + "Masterclass", readings["Bowing Masterclass"].cls
 
 
 def test_a_passive_field_names_who_does_the_verb_to_the_entity(readings):
