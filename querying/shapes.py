@@ -19,7 +19,7 @@ from pyramid.reading.english import CARDINALS, MONTHS, NUMBER_WORDS, SCALE_WORDS
 from pyramid.reading.terms import phones_in, shape_of
 from querying.compose import asks_for_a_fact
 from querying.options import counts_said
-from querying.planning.cues import COUNTING, QUANTITY, WHEN, counted_noun
+from querying.planning.cues import COUNTING, QUANTITY, WHEN, counted_noun, embedding_phrase
 from querying.question_names import norm_words, question_names
 
 if TYPE_CHECKING:
@@ -103,9 +103,12 @@ class Asked:
     counted: tuple[str, ...] = ()  # the noun a count asks about ("weekly sessions"): its number is said beside it
     things: Things | None = None   # the things of the kind it asks for by name ("which department …")
     written: tuple[tuple[str, ...], ...] = ()  # every name the question writes: none of them is a thing asked for
+    # the phrase about another thing a name is said inside ("the person who supervises X"): what is asked is that
+    # other thing's, and no passage about X says it ("" where every name is said plainly)
+    said_of: str = ""
 
     def __bool__(self) -> bool:
-        return self.shape is not None or bool(self.names) or bool(self.things)
+        return self.shape is not None or bool(self.names) or bool(self.things) or bool(self.said_of)
 
     def holds(self, text: str) -> bool:
         """Does `text` hold the value asked for? A value of the shape (not only inside a name the question
@@ -119,8 +122,8 @@ class Asked:
 
     def admits(self, sentence: str, passage: str) -> bool:
         """May `sentence`, from `passage`, answer? It holds the value asked for; its passage names what is
-        asked about."""
-        if not self.holds(sentence):
+        asked about. None where what is asked is another thing's, two steps from what the question names."""
+        if self.said_of or not self.holds(sentence):
             return False
         if not self.names:
             return True
@@ -129,6 +132,8 @@ class Asked:
 
     def says(self, names: bool = True) -> str:
         """What no admitted sentence held, for an abstention's reason (`names`: and what it names)."""
+        if self.said_of:
+            return f"names the {self.said_of} the question asks about (two steps from what it names)"
         parts = [f"says how many {' '.join(self.counted)}" if self.counted else
                  f"holds the {SHAPE_NAMES[self.shape]} asked for"] if self.shape else []
         if self.things:
@@ -153,4 +158,17 @@ def asked(question: str, framed: bool, things: Things | None = None) -> Asked:
     # dollars") or a request ("Name the …"), and counts only where the question writes no longer name
     longer = tuple(n for n in spans if len(n) > 1)
     counted = tuple(counted_noun(question, COUNTING).split()) if shape == "number" and COUNTING.search(question) else ()
-    return Asked(shape, longer or spans, fact, counted, things, written if things else ())
+    said_of = next((p for n in written if (p := _said_of(question, n))), "")
+    return Asked(shape, longer or spans, fact, counted, things, written if things else (), said_of)
+
+
+def _said_of(question: str, name: tuple[str, ...]) -> str:
+    """The phrase about another thing the name is said inside by a relative word or as a possessor
+    (querying.planning.cues.embedding_phrase), or "". A clause with no relative word is left alone: without the
+    name's class, "the subject X is …" cannot be told from "the course X is a TA for"."""
+    pattern = r"\W+(?:\w+\W+){0,2}?".join(re.escape(w) for w in name)
+    m = re.search(rf"\b{pattern}\b", question, re.IGNORECASE) if name else None
+    if m is None or not m.group(0)[:1].isupper() or m.group(0) == "I":
+        return ""
+    said = embedding_phrase(question[:m.start()] + "X" + question[m.end():])
+    return said[0] if said and not said[1] else ""

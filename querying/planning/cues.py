@@ -13,9 +13,11 @@ from pyramid.reading.english import (
     AUXILIARIES,
     BEFORE_COUNTED_NOUN,
     CARDINALS,
+    DETERMINERS,
     LESS_WORDS,
     MORE_WORDS,
     PLACE_PREPOSITIONS,
+    PREPOSITIONS,
     STOPWORDS,
 )
 from querying.planning.records import PLACEHOLDERS, Anchor
@@ -237,7 +239,7 @@ def _compound_before(question: str, cue: re.Match) -> str:
 # with", "the department X belongs to" (a reduced relative: a verb after X), "Where did X's advisor get …"
 # (a possessor before a do-question's verb). English's relative words, determiners and prepositions mark these.
 _WORD = r"[^\W\d_]+"
-_IN_NOUN_PHRASE = rf"(?!(?i:of|the|a|an|to|for|in|on|at|by|with|from)\b){_WORD}"
+_IN_NOUN_PHRASE = rf"(?!(?i:{one_of(PREPOSITIONS | DETERMINERS)})\b){_WORD}"
 _EMBEDDING = re.compile(
     rf"\b(?i:the|a|an)\s+(?P<np>(?:{_IN_NOUN_PHRASE}\s+){{0,3}}?{_IN_NOUN_PHRASE})\s+"
     rf"(?:(?i:(?:(?:of|to|for|from|with|by|at|in|on|under)\s+)?(?:who|whom|that|which|whose|where))\s+"
@@ -245,7 +247,7 @@ _EMBEDDING = re.compile(
 # …unless the phrase is what the question asks for: "Who is the person who …", "Name the course that …"
 _ASKED_PHRASE = re.compile(rf"^\W*(?:(?i:who|what|which)\s+(?i:is|are|was|were)\s+|"
                            rf"(?!(?i:who|what|which|where|when|how|whose|whom)\b)(?:{_WORD}\s+){{1,2}})$")
-_POSSESSOR = re.compile(rf"\b(?i:did|does|do|can|could|will|would|should|might)\s+X(?:'s|’s|')\s+"
+_POSSESSOR = re.compile(rf"\b(?i:did|does|do)\s+X(?:'s|’s|')\s+"
                         rf"(?P<np>{_WORD}(?:\s+{_WORD})??)\s+{_WORD}")
 
 

@@ -11,7 +11,7 @@ from pyramid.llm.scripted import ScriptedProvider
 from pyramid.session import Session
 from pyramid.workspace import Workspace
 from querying.k2rag import TextAnswerer
-from querying.shapes import asked_shape, holds_shape
+from querying.shapes import asked, asked_shape, holds_shape
 
 
 @pytest.mark.parametrize("question, shape", [
@@ -123,3 +123,18 @@ def test_a_count_said_beside_its_noun_answers_however_little_wording_it_shares(t
     assert not a.abstained and "40-minute" in a.text, a.text
     b = text.answer("Who took the Orrin Island ferry out at dawn?", mode="extractive")
     assert b.abstained and any(st.step == "text.abstain" and "support" in st.outcome for st in b.trace)
+
+
+@pytest.mark.parametrize(("question", "said_of"), [
+    ("Which village is the orchard that Ida Kerr tends in?", "orchard"),
+    ("What does Ida Kerr's mentor grow?", "mentor"),
+    ("Which village is Hillside Rows in?", ""),
+    ("Who is the grower who mentors Ida Kerr?", ""),            # the phrase is what is asked for
+    ("The faculty behind the subject Orchard Care is which one?", ""),  # no relative word: maybe an apposition
+])
+def test_a_name_said_of_another_thing_is_answered_by_no_passage_about_it(question, said_of):
+    """What is asked is the other thing's, two steps away: the text layer admits no sentence for it."""
+    wanted = asked(question, framed=False)
+    assert wanted.said_of == said_of
+    said = "Ida Kerr tends Hillside Rows in Orwell, where Orchard Care is taught."
+    assert wanted.admits(said, said) == (not said_of)
