@@ -277,9 +277,18 @@ class AskedKeeper:
         steps = _steps_from(r, a)
         if not kinds:
             return steps == EMBEDDED_STEPS
+        return steps >= EMBEDDED_STEPS and any(self.vocab.compatible(m, k) for m in self._beside(r, a) for k in kinds)
+
+    def _beside(self, r: QuestionReading, a: Anchor) -> tuple[str, ...]:
+        """The classes of what lies one step from the named thing along the reading: the declared end of the step
+        that reaches it; where the schema declares none, every class the reading passes."""
+        for c in r.plan.constraints:
+            t = self.vocab.get(c.path[-1].property) if c.path and set(a.iris) & set(c.values) else None
+            end = (t.ranges if c.path[-1].inverse else t.domains) if t is not None else ()
+            if end:
+                return tuple(end)
         owner = self.vocab.get(r.plan.target) if r.kind == "attribute" else None
-        passed = (*r.mids, *((owner.iri,) if owner is not None else ()))
-        return steps >= EMBEDDED_STEPS and any(self.vocab.compatible(m, k) for m in passed for k in kinds)
+        return (*r.mids, *((owner.iri,) if owner is not None else ()))
 
     def of_named_relation(self, d: PlanDraft, question: str, anchors: list[Anchor],
                           readings: list[QuestionReading]) -> list[QuestionReading] | None:
