@@ -356,31 +356,26 @@ class AskedKeeper:
         # stands in, a supplier in the country its city lies in — a chain of places said by a preposition of place
         where = bool(ASKS_WHERE.search(question) or PLACE_PREPOSITIONS & {w.lower() for w in re.findall(r"\w+", text)})
 
-        told: dict[tuple[str, str | None], tuple[bool, bool]] = {}  # → (its words said, a name of it says where)
+        told: dict[str, tuple[bool, bool]] = {}  # property name → (its words said, a name of it says where)
 
-        def tells(name: str, answer: str | None = None) -> tuple[bool, bool]:
-            """(A word of the property's names said, not one that names the class asked for: "Which courses does X
-            teach?" says no "takes course"; a name of it says where.)"""
-            if (name, answer) not in told:
+        def tells(name: str) -> tuple[bool, bool]:
+            if name not in told:
                 t = self.vocab.get(name)
-                asked = {forms(w)[0] for n in self.names.class_names.get(answer, ()) for w in n.split() if forms(w)} \
-                    if answer else set()
-                told[name, answer] = (False, False) if t is None else \
-                    (bool({IRREGULAR_BASE.get(w, w) for w in names_content_words([property_words(t), *t.names])}
-                          & (words - asked)),
+                told[name] = (False, False) if t is None else \
+                    (bool({IRREGULAR_BASE.get(w, w) for w in names_content_words([property_words(t), *t.names])} & words),
                      any(LOCATIVE.search(n) or _IN_PLACE & set(n.lower().split()) for n in t.names))
-            return told[name, answer]
+            return told[name]
 
         def part_of(name: str) -> bool:
             t = self.vocab.get(name)
             return t is not None and bool(PART_OF_WORDS & {w for n in (t.words, *t.names) for w in n.lower().split()})
 
-        def passed(m: str, before: str, after: str, answer: str | None) -> bool:
+        def passed(m: str, before: str, after: str) -> bool:
             """An unnamed class on the way is passed by a step the question says, a chain of places, or a part of
             what lies beyond it ("the staff across the Faculty of Science" work for its departments, which belong
             to it)."""
-            return any(tells(p, answer)[0] for p in (before, after)) or \
-                (where and tells(before)[1] and tells(after)[1]) or part_of(after)
+            return any(tells(p)[0] for p in (before, after)) or (where and tells(before)[1] and tells(after)[1]) \
+                or part_of(after)
 
         def said(r: QuestionReading) -> bool:
             unnamed = [i for i, m in enumerate(r.mids) if not any(self.vocab.compatible(m, c) for c in named)]
@@ -388,10 +383,10 @@ class AskedKeeper:
                 return True
             path = r.plan.constraints[0].path if len(r.plan.constraints) == 1 else []
             if len(path) == len(r.mids) + 1:  # the answer, then each class on the way, then the anchor
-                return all(passed(r.mids[i], path[i].property, path[i + 1].property, r.answer_class) for i in unnamed)
+                return all(passed(r.mids[i], path[i].property, path[i + 1].property) for i in unnamed)
             if r.plan.constraints and all(c.path and part_of(c.path[-1].property) for c in r.plan.constraints):
                 return True
-            steps = [tells(name, r.answer_class) for name in r.plan.properties()]
+            steps = [tells(name) for name in r.plan.properties()]
             return any(w for w, _ in steps) or (where and bool(steps) and all(loc for _, loc in steps))
         kept = [r for r in readings if not r.mids or r.plan.absent or said(r)]
         if len(kept) < len(readings):
