@@ -78,8 +78,8 @@ def _counts(r: QuestionReading) -> bool:
 
 
 def _steps_from(r: QuestionReading, a: Anchor) -> int:
-    """How many steps the reading's answer lies from the named thing (a value of the thing itself is one);
-    a reading that does not use it, as far as any."""
+    """How many steps the reading's answer lies from the named thing (a value of the thing itself is one).
+    A reading that does not use the thing is counted as two, so only the class check can set it aside."""
     extra = 1 if r.kind == "attribute" else 0
     if set(a.iris) & set(r.plan.candidates):
         return extra
